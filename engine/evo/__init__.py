@@ -1,0 +1,189 @@
+"""EVO (Philippe Keyaerts): the reference game of the engine.
+
+Use the ``EVO`` object (also ``engine.get_game("evo")``)::
+
+    from engine import Seat
+    from engine.evo import EVO
+
+    state, events = EVO.new_game([Seat("1", "Ann"), Seat("2", "Bob"), Seat("3", "Cy")], seed=7)
+    p = EVO.to_act(state)[0]
+    action = EVO.legal_actions(state, p)[0]
+    state, events = EVO.apply_action(state, p, action)
+
+Actions are dicts: ``{"type": "move", "from": "C4", "to": "D4"}``, ``{"type": "end"}``,
+``{"type": "hatch", "region": "C5"}``, ``{"type": "lose", "regions": ["B2"]}``,
+``{"type": "bid", "gene": 0, "amount": 3}`` (gene = slot on the auction table),
+``{"type": "pass"}``, ``{"type": "play", "card": "accident", "target": 1, "region": "E5"}``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.core import CorruptState, IllegalAction, Seat, register
+from engine.evo import rules
+from engine.evo.data import BAG_KINDS, GENE_KINDS, board_for, rules_data
+from engine.evo.state import PHASE_NAMES, EvoState
+from engine.evo.view import determinize, view
+
+__all__ = ["EVO", "EvoGame", "EvoState", "IllegalAction", "check_invariants", "scenario"]
+
+
+class EvoGame:
+    kind = "evo"
+    min_players = 3
+    max_players = 5
+    options = {"variant": "Variant auction: one gene fewer than players; outbid players may drop out."}
+
+    def new_game(self, seats: list[Seat], seed: int, options: dict | None = None) -> EvoState:
+        state, _ = rules.new_game(seats, seed, options)
+        return state
+
+    def new_game_with_events(self, seats, seed, options=None) -> tuple[EvoState, list[dict]]:
+        return rules.new_game(seats, seed, options)
+
+    def to_act(self, state: EvoState) -> list[int]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: EvoState, player: int) -> list[dict]:
+        return rules.legal_actions(state, player)
+
+    def apply_action(self, state: EvoState, player: int, action: dict) -> tuple[EvoState, list[dict]]:
+        """A new state and the events; ``state`` itself is never changed."""
+        new = state.clone()
+        events = rules.step(new, player, action)
+        return new, events
+
+    def apply_in_place(self, state: EvoState, player: int, action: dict) -> list[dict]:
+        """The fast path for simulations: changes ``state``. Checks come before any change,
+        so an :class:`IllegalAction` still leaves ``state`` as it was."""
+        return rules.step(state, player, action)
+
+    def view(self, state: EvoState, viewer: int | None) -> dict:
+        return view(state, viewer)
+
+    def determinize(self, v: dict, seed: int) -> EvoState:
+        return determinize(v, seed)
+
+    def is_over(self, state: EvoState) -> bool:
+        return state.phase == rules.OVER
+
+    def returns(self, state: EvoState) -> list[dict]:
+        """Final standings (rank 1 = winner; ties share a rank), or the current ones."""
+        rows = state.result if state.result is not None else rules.ranking(state)
+        return [dict(r, seat=state.seats[r["player"]]["id"], name=state.seats[r["player"]]["name"])
+                for r in rows]
+
+    def phase_name(self, state: EvoState) -> str:
+        return PHASE_NAMES[state.phase]
+
+    def to_json(self, state: EvoState) -> dict:
+        return state.to_json()
+
+    def from_json(self, data: dict) -> EvoState:
+        state = EvoState.from_json(data)
+        check_invariants(state)
+        return state
+
+    def scenario(self, players: int = 3, seed: int = 0, **kw) -> EvoState:
+        return scenario(players, seed, **kw)
+
+
+def check_invariants(state: EvoState) -> None:
+    """Raise :class:`CorruptState` if the state breaks a rule that must always hold."""
+    n = state.n
+    try:
+        b = board_for(n)
+    except KeyError as exc:
+        raise CorruptState("no board for this player count") from exc
+    if len(state.occ) != len(b):
+        raise CorruptState("board size mismatch")
+    data = rules_data()
+    for p in range(n):
+        if state.occ.count(p) > data["setup"]["dinos_per_species"]:
+            raise CorruptState(f"player {p} has too many dinos")
+        if state.mp[p] < 0:
+            raise CorruptState(f"player {p} has negative mutation points")
+    if any(o < -1 or o >= n for o in state.occ):
+        raise CorruptState("unknown dino owner")
+    genes = Counter(state.bag) + Counter(state.gene_discard)
+    portrait = data["setup"]["portrait"]
+    for p in range(n):
+        for i, k in enumerate(GENE_KINDS):
+            genes[k] += state.genes[p][i] - portrait[k]
+    if state.auction:
+        genes.update(state.auction["genes"])
+    if any(genes[k] != data["genes"][k] for k in BAG_KINDS):
+        raise CorruptState("genes are not conserved")
+    deck = Counter(state.deck) + Counter(state.discard)
+    for h in state.hands:
+        deck.update(h)
+    if deck != Counter(data["cards"]["deck"]):
+        raise CorruptState("event cards are not conserved")
+
+
+def scenario(players: int = 3, seed: int = 0, *, phase: str = "movement", turn: int = 3,
+             climate: int | None = None, dinos: dict | None = None, genes: dict | None = None,
+             mp: list[int] | dict | None = None, hands: dict | None = None,
+             order: list[int] | None = None, meteor: int | None = None,
+             variant: bool = False, effects: dict | None = None) -> EvoState:
+    """A position built directly, without playing to it (for tests and rules examples).
+
+    ``dinos``: {player: ["C4", ...]} (replaces the start dinos of every player listed, other
+    players keep theirs unless given an empty list); ``genes``: {player: {"horns": 2, ...}}
+    (the totals on the portrait; the bag gives them up); ``hands``: {player: ["encore"]};
+    ``phase``: the phase to start (its opening card window and automatic steps run).
+    """
+    seats = [Seat(f"p{i}", f"Player {i + 1}") for i in range(players)]
+    s, _ = rules.new_game(seats, seed, {"variant": variant})
+    b = board_for(players)
+    s.turn = turn
+    if climate is not None:
+        s.climate = climate
+    if meteor is not None:
+        s.meteor = meteor
+    if dinos:
+        for p in dinos:
+            s.occ = [-1 if o == p else o for o in s.occ]
+        for p, regions in dinos.items():
+            for name in regions:
+                r = b.region(name)
+                if r is None or s.occ[r] != -1:
+                    raise ValueError(f"cannot place player {p} on {name}")
+                s.occ[r] = p
+    if genes:
+        data = rules_data()
+        for p, g in genes.items():
+            for k, v in g.items():
+                i = GENE_KINDS.index(k)
+                s.genes[p][i] = v
+                need = v - data["setup"]["portrait"][k]
+                for _ in range(max(0, need)):
+                    s.bag.remove(k)
+    if mp is not None:
+        s.mp = list(mp) if isinstance(mp, list) else [mp.get(p, s.mp[p]) for p in range(players)]
+    if hands is not None:
+        for p in range(players):
+            s.deck.extend(s.hands[p])
+            s.hands[p] = []
+        for p, cards_ in hands.items():
+            for c in cards_:
+                s.deck.remove(c)
+                s.hands[p].append(c)
+        rules.shuffle(s, s.deck)
+    s.window = None
+    s.effects = dict(effects or {})
+    s.history = {"cards": []}
+    s.order = list(order) if order is not None else list(range(players))
+    s.lost = [0] * players
+    s.pending = [None] * players
+    code = {v: k for k, v in PHASE_NAMES.items()}[phase]
+    s.phase = code
+    s.stage = "start"
+    events: list = []
+    rules._advance(s, events)  # the phase's opening window and automatic steps
+    check_invariants(s)
+    return s
+
+
+EVO = register(EvoGame())

@@ -1,0 +1,285 @@
+"""The 26 event cards: when each may be played, its targets, and its effect.
+
+Timing points ("windows") where the flow pauses for cards:
+
+* ``phase1`` .. ``phase6``: the start of each phase (phase 6: after the meteorite, before the
+  genes are drawn); ``phase4_end`` and ``phase5_end``: the end of births and of survival;
+* ``move`` / ``hatch`` / ``bid``: during the player's own turn in phases 3, 4 and 6 (cards
+  that say "during phase X");
+* ``reaction``: right after a card was played on someone's own turn (ENCORE, EON CALME).
+
+A window opens only from turn 3 on, while no EON CALME is in force, and only when some player
+holds a card that is playable there. Every player holding at least one card is then asked in
+turn order (so that being asked reveals nothing about one's hand). The window closes when every
+asked player has passed in a row; a player who plays a card keeps the turn (to play another or
+pass) and every other player is asked again, so they may react or change their mind.
+"""
+
+from __future__ import annotations
+
+from engine.core import IllegalAction
+from engine.evo import rules as R
+from engine.evo.state import MOVEMENT
+
+PHASE_STARTS = frozenset({"phase1", "phase2", "phase3", "phase4", "phase5", "phase6"})
+WINDOWS = PHASE_STARTS | {"phase4_end", "phase5_end", "reaction"}
+OWN_TURNS = frozenset({"move", "hatch", "bid"})
+ANYTIME = WINDOWS | OWN_TURNS
+
+CLIMATE_CARDS = frozenset({"cata", "gene_meteo", "plus_de_saison"})
+
+TIMING: dict[str, frozenset[str]] = {
+    "deluge": frozenset({"phase2"}),
+    "accident": frozenset({"phase2"}),
+    "cata": frozenset({"phase2"}),
+    "gene_meteo": frozenset({"phase2"}),
+    "plus_de_saison": frozenset({"phase2"}),
+    "motivation": frozenset({"phase3", "move"}),
+    "maousse_kosto": frozenset({"phase3"}),
+    "grand_frere": frozenset({"phase3"}),
+    "gaz_de_combat": frozenset({"phase3"}),
+    "regime_vegetarien": frozenset({"phase3"}),
+    "plus_de_jeunesse": frozenset({"phase4", "hatch"}),
+    "pondeuse_musclee": frozenset({"phase4", "hatch"}),
+    "evolution_capote": frozenset({"phase4"}),
+    "ciel_mon_mari": frozenset({"phase4_end"}),
+    "pthermolactyl": frozenset({"phase5"}),
+    "on_crame": frozenset({"phase5"}),
+    "peau_adaptable": frozenset({"phase5"}),
+    "ca_caille": frozenset({"phase5"}),
+    "gene_survivaliste": frozenset({"phase5_end"}),
+    "rate_evolutionniste": frozenset({"phase6"}),
+    "evolution_separee": frozenset({"phase6", "bid"}),
+    "sursaut_genetique": frozenset({"phase6", "bid"}),
+    "moi_dabord": PHASE_STARTS,
+    "eon_calme": ANYTIME,
+    "encore": ANYTIME,
+    "gene_inattendu": frozenset(),  # counted automatically at the final scoring
+}
+
+# Cards whose playability depends on the player's own pieces (the rest depend only on timing)
+
+
+def cards_allowed(state) -> bool:
+    return state.turn >= R.D["setup"]["no_cards_before_turn"] and not state.effects.get("calm")
+
+
+def card_params(state, p: int, card: str, at: str) -> list[dict]:
+    """Every legal way for ``p`` to play ``card`` at timing point ``at`` ([] if none)."""
+    if at not in TIMING[card]:
+        return []
+    e = state.effects
+    if card in CLIMATE_CARDS:
+        if e.get("climate_card"):
+            return []
+        if card == "gene_meteo":
+            return [{"die": d} for d in range(1, 7)]
+        if card == "plus_de_saison":
+            return [{}] if R.TRACK[state.climate] in (1, 2) else []
+        return [{}]
+    if card == "encore":
+        return [{}] if state.retrievable is not None else []
+    if card == "accident":
+        b = R.board(state)
+        return [{"target": q, "region": b.names[r]}
+                for q in range(state.n) if q != p and R.on_board(state, q) >= _min_targets()
+                for r, owner in enumerate(state.occ) if owner == q]
+    if card == "gaz_de_combat":
+        return [{"target": q} for q in range(state.n)
+                if q != p and sorted((p, q)) not in e.get("peace", [])]
+    if card == "ciel_mon_mari":
+        if R.reserve(state, p) <= 0:
+            return []
+        b = R.board(state)
+        return [{"region": b.names[r]} for r in sorted(state.newborn)
+                if state.occ[r] not in (-1, p) and R.on_board(state, state.occ[r]) >= _min_targets()]
+    if card == "motivation" and p in e.get("motivation", ()):
+        return []
+    if card == "moi_dabord" and e.get("first") == p:
+        return []
+    return [{}]
+
+
+def _min_targets() -> int:
+    return R.D["cards"]["min_dinos_for_target"]
+
+
+def plays(state, p: int, at: str) -> list[dict]:
+    """All card plays open to ``p`` at ``at``, as actions."""
+    if not cards_allowed(state):
+        return []
+    out = []
+    locked = state.locked[p]
+    seen = set()
+    for card in state.hands[p]:
+        if card in seen or card in locked:
+            continue
+        seen.add(card)
+        for params in card_params(state, p, card, at):
+            out.append({"type": "play", "card": card, **params})
+    return out
+
+
+def check_play(state, p: int, action: dict, at: str) -> tuple[str, dict]:
+    card = action.get("card")
+    if not isinstance(card, str) or card not in TIMING:
+        raise IllegalAction("unknown_card", card=str(card))
+    if card not in state.hands[p]:
+        raise IllegalAction("card_not_in_hand", card=card)
+    if state.turn < R.D["setup"]["no_cards_before_turn"]:
+        raise IllegalAction("cards_too_early", turn=state.turn)
+    if state.effects.get("calm"):
+        raise IllegalAction("cards_calm")
+    if card in state.locked[p]:
+        raise IllegalAction("card_locked", card=card)
+    if at not in TIMING[card]:
+        raise IllegalAction("card_wrong_time", card=card, at=at)
+    if card in CLIMATE_CARDS and state.effects.get("climate_card"):
+        raise IllegalAction("climate_card_played", card=card)
+    params = {k: v for k, v in action.items() if k not in ("type", "card")}
+    if "region" in params:
+        params["region"] = R.region_name(state, R.parse_region(state, params["region"]))
+    legal = card_params(state, p, card, at)
+    if params not in legal:
+        if not legal:
+            raise IllegalAction("card_not_playable", card=card)
+        raise IllegalAction("card_bad_target", card=card)
+    return card, params
+
+
+def play(state, p: int, card: str, params: dict, events: list) -> None:
+    """Play ``card`` (already checked): discard it, then apply its effect."""
+    state.hands[p].remove(card)
+    state.discard.append(card)
+    state.history.setdefault("cards", []).append({"player": p, "card": card})
+    events.append({"type": "card_played", "player": p, "card": card, "params": dict(params)})
+    e = state.effects
+    if card in CLIMATE_CARDS:
+        e["climate_card"] = True
+    if card == "deluge":
+        b = R.board(state)
+        limit = R.D["cards"]["deluge_dies_up_to"]
+        for r, owner in enumerate(state.occ):
+            if owner != -1 and b.coastal[r]:
+                die = R.roll(state)
+                total = die + state.genes[owner][R.PARASOL]
+                drowned = total <= limit
+                events.append({"type": "deluge_roll", "player": owner, "region": b.names[r],
+                               "die": die, "total": total, "drowned": drowned})
+                if drowned:
+                    R.kill(state, r, "deluge", events)
+    elif card == "accident":
+        R.kill(state, R.parse_region(state, params["region"]), "accident", events)
+    elif card == "cata":
+        before = state.climate
+        state.climate = (state.climate + 2) % len(R.TRACK)
+        e["climate_set"] = True
+        state.history["climate"] = {"die": None, "from": before, "to": state.climate}
+        events.append({"type": "climate", "die": None, "delta": 2, "square": state.climate,
+                       "temperate": R.TERRAINS[R.TRACK[state.climate]], "by": p})
+    elif card == "gene_meteo":
+        before = state.climate
+        delta = R.move_climate(state, params["die"])
+        e["climate_set"] = True
+        state.history["climate"] = {"die": params["die"], "from": before, "to": state.climate}
+        events.append({"type": "climate", "die": params["die"], "delta": delta,
+                       "square": state.climate,
+                       "temperate": R.TERRAINS[R.TRACK[state.climate]], "by": p})
+    elif card == "plus_de_saison":
+        colour = R.TRACK[state.climate]
+        twin = next(i for i, t in enumerate(R.TRACK) if t == colour and i != state.climate)
+        events.append({"type": "climate_swap", "from": state.climate, "to": twin})
+        state.climate = twin
+    elif card == "motivation":
+        e.setdefault("motivation", []).append(p)
+        if state.phase == MOVEMENT and state.stage == "move" and R.current_actor(state) == p:
+            used = state.genes[p][R.LEGS] - state.steps
+            state.steps = max(0, R.on_board(state, p) - used)
+    elif card in ("maousse_kosto", "grand_frere", "pthermolactyl", "peau_adaptable",
+                  "plus_de_jeunesse", "pondeuse_musclee", "evolution_separee"):
+        key = {"maousse_kosto": "maousse", "plus_de_jeunesse": "jeunesse",
+               "pondeuse_musclee": "pondeuse", "evolution_separee": "separee"}.get(card, card)
+        e.setdefault(key, []).append(p)
+    elif card == "gaz_de_combat":
+        e.setdefault("peace", []).append(sorted((p, params["target"])))
+    elif card == "regime_vegetarien":
+        e["no_combat"] = True
+    elif card in ("on_crame", "ca_caille"):
+        e[card] = e.get(card, 0) + 1
+    elif card == "ciel_mon_mari":
+        r = R.parse_region(state, params["region"])
+        victim = state.occ[r]
+        state.occ[r] = p
+        events.append({"type": "newborn_replaced", "player": p, "victim": victim,
+                       "region": params["region"]})
+    elif card == "evolution_capote":
+        e["no_births"] = True
+    elif card == "gene_survivaliste":
+        for q in range(state.n):
+            loss = min(state.mp[q], state.lost[q])
+            if state.lost[q]:
+                state.mp[q] -= loss
+                events.append({"type": "points_lost", "player": q, "lost": loss,
+                               "dinos": state.lost[q]})
+    elif card == "rate_evolutionniste":
+        e["rate"] = True
+    elif card == "sursaut_genetique":
+        s = e.setdefault("sursaut", {})
+        s[str(p)] = s.get(str(p), 0) + 1
+    elif card == "encore":
+        taken = state.retrievable["card"]
+        state.discard.remove(taken)
+        state.hands[p].append(taken)
+        state.locked[p].append(taken)
+        events.append({"type": "card_retrieved", "player": p, "card": taken,
+                       "from": state.retrievable["player"]})
+    elif card == "moi_dabord":
+        e["first"] = p
+    elif card == "eon_calme":
+        e["calm"] = True
+    state.retrievable = {"card": card, "player": p}
+
+
+def open_window(state, at: str, events: list) -> None:
+    """Pause the flow at timing point ``at`` if some player could play a card there."""
+    if not cards_allowed(state):
+        return
+    order = [q for q in R.turn_order(state) if state.hands[q]]
+    if not any(plays(state, q, at) for q in order):
+        return
+    state.window = {"at": at, "order": order, "i": 0, "passed": 0}
+    events.append({"type": "window", "at": at, "asked": list(order)})
+
+
+def _anyone_can_play(state) -> bool:
+    w = state.window
+    return any(plays(state, q, w["at"]) for q in w["order"])
+
+
+def _close(state) -> None:
+    state.window = None
+    state.retrievable = None
+
+
+def window_pass(state, p: int) -> None:
+    w = state.window
+    w["passed"] += 1
+    if w["passed"] >= len(w["order"]) or not _anyone_can_play(state):
+        _close(state)
+    else:
+        w["i"] = (w["i"] + 1) % len(w["order"])
+
+
+def after_window_play(state, p: int) -> None:
+    """After a card played in a window: the player keeps the turn; everyone is asked again."""
+    w = state.window
+    if state.effects.get("calm") or not _anyone_can_play(state):
+        _close(state)
+        return
+    w["passed"] = 0
+    if not state.hands[p]:
+        # nothing left to play: the next player is asked
+        w["order"] = [q for q in w["order"] if q != p] or w["order"]
+        w["i"] = w["i"] % len(w["order"])
+        if p in w["order"]:  # only player left
+            _close(state)

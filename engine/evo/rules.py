@@ -1,0 +1,870 @@
+"""EVO's rules: setup, the six phases, combat, the auction and the event-card windows.
+
+The flow is a small state machine: ``state.phase`` (1..6, 7 when over) and ``state.stage``
+inside it. :func:`step` checks an action against the current stage, applies it, then
+:func:`_advance` runs every automatic step (dice, initiative, points, payments) until some
+player must decide again. Card windows (``state.window``) pause the flow at the timing points
+printed on the cards; see :mod:`engine.evo.cards`.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine.core import IllegalAction, Rng, Seat
+from engine.evo import cards
+from engine.evo.data import BAG_KINDS, GENE_KINDS, board_for, rules_data
+from engine.evo.state import (
+    BIRTHS,
+    CLIMATE,
+    EVOLUTION,
+    INITIATIVE,
+    MOVEMENT,
+    OVER,
+    PHASE_NAMES,
+    SURVIVAL,
+    EvoState,
+)
+
+D = rules_data()
+TAIL, FUR, LEGS, PARASOL, HORNS, MUTANT, EGG = range(len(GENE_KINDS))
+GENE_INDEX = {k: i for i, k in enumerate(GENE_KINDS)}
+TERRAINS = D["climate"]["terrains"]
+TRACK = [TERRAINS.index(t) for t in D["climate"]["track"]]
+FORWARD = set(D["climate"]["forward_faces"])
+BACKWARD = set(D["climate"]["backward_faces"])
+METEOR_LAST = D["meteorite"]["last"]
+METEOR_FACES = {int(k): set(v) for k, v in D["meteorite"]["faces"].items()}
+MIN_DIFF = D["combat"]["min_difference"]
+WIN_UP_TO = {int(k): v for k, v in D["combat"]["win_up_to"].items()}
+MAX_DIFF = max(WIN_UP_TO)
+DINOS = D["setup"]["dinos_per_species"]
+ZONES = ("temperate", "cold", "hot", "deadly")
+
+
+# --- small helpers -----------------------------------------------------------------------
+
+def roll(state: EvoState) -> int:
+    r = Rng(state.rng)
+    value = r.die()
+    state.rng = r.state
+    return value
+
+
+def below(state: EvoState, n: int) -> int:
+    r = Rng(state.rng)
+    value = r.below(n)
+    state.rng = r.state
+    return value
+
+
+def shuffle(state: EvoState, items: list) -> None:
+    r = Rng(state.rng)
+    r.shuffle(items)
+    state.rng = r.state
+
+
+def board(state: EvoState):
+    return board_for(state.n)
+
+
+def on_board(state: EvoState, p: int) -> int:
+    return state.occ.count(p)
+
+
+def reserve(state: EvoState, p: int) -> int:
+    return DINOS - state.occ.count(p)
+
+
+def zone_of(state: EvoState, terrain: int) -> str:
+    """'temperate', 'cold', 'hot' or 'deadly' for a terrain under the current climate."""
+    d = terrain - TRACK[state.climate]
+    if d == 0:
+        return "temperate"
+    if d == 1:
+        return "cold"
+    if d == -1:
+        return "hot"
+    return "deadly"
+
+
+def turn_order(state: EvoState) -> list[int]:
+    """The order of play in the current phase (initiative, with MOI D'ABORD's player first)."""
+    first = state.effects.get("first")
+    if first is None:
+        return state.order
+    return [first] + [p for p in state.order if p != first]
+
+
+def region_name(state: EvoState, r: int) -> str:
+    return board(state).names[r]
+
+
+def parse_region(state: EvoState, name) -> int:
+    r = board(state).region(name) if isinstance(name, str) else None
+    if r is None:
+        raise IllegalAction("unknown_region", region=str(name))
+    return r
+
+
+def horns_attacking(state: EvoState, p: int, newborn: bool = False) -> int:
+    h = state.genes[p][HORNS]
+    if state.phase == MOVEMENT and p in state.effects.get("maousse", ()):
+        h += D["cards"]["maousse_horns"]
+    if newborn:
+        h += D["cards"]["jeunesse_horns"]
+    return h
+
+
+def horns_defending(state: EvoState, q: int) -> int:
+    h = state.genes[q][HORNS]
+    if state.phase == MOVEMENT and q in state.effects.get("grand_frere", ()):
+        h += D["cards"]["grand_frere_horns"]
+    return h
+
+
+def attack_refusal(state: EvoState, p: int, q: int, newborn: bool = False) -> str | None:
+    """Why ``p`` may not attack ``q`` now, or None when the attack is allowed."""
+    if p == q:
+        return "own_species"
+    if state.effects.get("no_combat"):
+        return "no_combat"
+    if state.phase == MOVEMENT and sorted((p, q)) in state.effects.get("peace", []):
+        return "peace"
+    if horns_attacking(state, p, newborn) - horns_defending(state, q) < MIN_DIFF:
+        return "too_few_horns"
+    return None
+
+
+def winning_faces(diff: int) -> int:
+    """The highest die face that wins an attack with this horn difference (0: no attack)."""
+    if diff < MIN_DIFF:
+        return 0
+    return WIN_UP_TO[min(diff, MAX_DIFF)]
+
+
+def fight(state: EvoState, p: int, q: int, region: int, newborn: bool, events: list) -> bool:
+    """``p`` attacks ``q``'s dino on ``region``; the attacker rolls. True if ``p`` won.
+
+    The loser's dino goes back to its owner's reserve. The caller moves the winner in.
+    """
+    diff = horns_attacking(state, p, newborn) - horns_defending(state, q)
+    die = roll(state)
+    won = die <= winning_faces(diff)
+    events.append({
+        "type": "fight", "attacker": p, "defender": q, "region": region_name(state, region),
+        "die": die, "difference": diff, "needed": winning_faces(diff), "won": won,
+        "newborn": newborn,
+    })
+    if won:
+        state.occ[region] = -1
+    return won
+
+
+def kill(state: EvoState, region: int, cause: str, events: list) -> None:
+    p = state.occ[region]
+    state.occ[region] = -1
+    if state.phase == SURVIVAL and state.lost:
+        state.lost[p] += 1
+    if region in state.newborn:
+        state.newborn.remove(region)
+    events.append({"type": "death", "player": p, "region": region_name(state, region),
+                   "cause": cause})
+
+
+def move_climate(state: EvoState, die: int) -> int:
+    """Move the climate marker as a die roll says; returns the squares moved (-1, 0, +1)."""
+    delta = 1 if die in FORWARD else -1 if die in BACKWARD else 0
+    state.climate = (state.climate + delta) % len(TRACK)
+    return delta
+
+
+def draw_card(state: EvoState, p: int, events: list) -> None:
+    if not state.deck and state.discard:
+        state.deck = state.discard
+        state.discard = []
+        shuffle(state, state.deck)
+        events.append({"type": "deck_reshuffled", "size": len(state.deck)})
+    if not state.deck:
+        events.append({"type": "deck_empty", "player": p})
+        return
+    state.hands[p].append(state.deck.pop())
+    events.append({"type": "card_drawn", "player": p})
+
+
+# --- setup ----------------------------------------------------------------------------------
+
+def new_game(seats: list[Seat], seed: int, options: dict | None = None) -> tuple[EvoState, list]:
+    options = dict(options or {})
+    unknown = set(options) - {"variant"}
+    if unknown:
+        raise IllegalAction("unknown_option", option=sorted(unknown)[0])
+    n = len(seats)
+    if not D["players"]["min"] <= n <= D["players"]["max"]:
+        raise IllegalAction("player_count", count=n, min=D["players"]["min"],
+                            max=D["players"]["max"])
+    if len({s.id for s in seats}) != n:
+        raise IllegalAction("duplicate_seat")
+    s = EvoState()
+    s.seats = [seat.to_json() for seat in seats]
+    s.options = {"variant": bool(options.get("variant", False))}
+    s.seed = int(seed)
+    s.rng = int(seed)
+    b = board_for(n)
+    s.occ = [-1] * len(b)
+    s.mp = [D["setup"]["start_mutation_points"]] * n
+    portrait = D["setup"]["portrait"]
+    s.genes = [[portrait[k] for k in GENE_KINDS] for _ in range(n)]
+    s.bag = [kind for kind in BAG_KINDS for _ in range(D["genes"][kind])]
+    s.deck = list(D["cards"]["deck"])
+    shuffle(s, s.deck)
+    s.hands = [[s.deck.pop() for _ in range(D["setup"]["cards_per_player"])] for _ in range(n)]
+    s.locked = [[] for _ in range(n)]
+    starts = list(b.starts)
+    shuffle(s, starts)
+    for p in range(n):
+        s.occ[starts[p]] = p
+    s.climate = D["climate"]["start"]
+    s.meteor = D["meteorite"]["start"][str(n)]
+    s.lost = [0] * n
+    events = [{"type": "game_start", "players": n, "variant": s.options["variant"],
+               "starts": [b.names[starts[p]] for p in range(n)]}]
+    _advance(s, events)
+    return s, events
+
+
+# --- who acts, and what they may do -------------------------------------------------------
+
+def current_actor(state: EvoState) -> int | None:
+    """The single player acting in a sequential stage (not windows, not survival)."""
+    order = turn_order(state)
+    if state.stage in ("move", "hatch") and state.cur < len(order):
+        return order[state.cur]
+    if state.stage == "bid" and state.auction:
+        return bidder(state)
+    return None
+
+
+def bidder(state: EvoState) -> int | None:
+    a = state.auction
+    if a["pending"] is not None:
+        return a["pending"]
+    return a["queue"][0] if a["queue"] else None
+
+
+def to_act(state: EvoState) -> list[int]:
+    if state.phase == OVER:
+        return []
+    if state.window is not None:
+        w = state.window
+        return [w["order"][w["i"]]]
+    if state.stage == "choose":
+        return [p for p in range(state.n) if state.pending[p] is not None]
+    actor = current_actor(state)
+    return [] if actor is None else [actor]
+
+
+def legal_actions(state: EvoState, p: int) -> list[dict]:
+    if p not in to_act(state):
+        return []
+    if state.window is not None:
+        return [{"type": "pass"}] + cards.plays(state, p, state.window["at"])
+    if state.stage == "move":
+        acts = [{"type": "end"}]
+        names = board(state).names
+        for a, b in movable(state, p):
+            acts.append({"type": "move", "from": names[a], "to": names[b]})
+        return acts + cards.plays(state, p, "move")
+    if state.stage == "hatch":
+        names = board(state).names
+        return ([{"type": "hatch", "region": names[r]} for r in hatch_regions(state, p)]
+                + cards.plays(state, p, "hatch"))
+    if state.stage == "choose":
+        return loss_choices(state, p)
+    if state.stage == "bid":
+        return bid_actions(state, p) + cards.plays(state, p, "bid")
+    return []
+
+
+def movable(state: EvoState, p: int) -> list[tuple[int, int]]:
+    """Every legal single step (from, to) of player ``p`` now."""
+    if state.steps <= 0:
+        return []
+    occ = state.occ
+    nb = board(state).neighbours
+    out = []
+    for a, owner in enumerate(occ):
+        if owner != p:
+            continue
+        for b in nb[a]:
+            q = occ[b]
+            if q == -1 or (q != p and attack_refusal(state, p, q) is None):
+                out.append((a, b))
+    return out
+
+
+def hatch_regions(state: EvoState, p: int) -> list[int]:
+    """Regions where ``p`` may place a newborn now (sorted)."""
+    if state.births <= 0:
+        return []
+    b = board(state)
+    occ = state.occ
+    newborn = state.newborn
+    adults = [r for r, owner in enumerate(occ) if owner == p and r not in newborn]
+    far = p in state.effects.get("pondeuse", ())
+    young = p in state.effects.get("jeunesse", ())
+    spots: set[int] = set()
+    for a in adults:
+        spots.update(b.neighbours[a])
+        if far:
+            spots.update(b.near[a])
+    out = []
+    for r in sorted(spots):
+        q = occ[r]
+        if q == -1 or (young and q != p and attack_refusal(state, p, q, newborn=True) is None):
+            out.append(r)
+    return out
+
+
+def survival_capacity(state: EvoState, p: int) -> tuple[int | None, int | None]:
+    """How many of ``p``'s dinos survive in cold and in hot zones (None: all of them)."""
+    e = state.effects
+    cold = None if p in e.get("pthermolactyl", ()) else max(0, state.genes[p][FUR] - e.get("ca_caille", 0))
+    hot = None if p in e.get("peau_adaptable", ()) else max(0, state.genes[p][PARASOL] - e.get("on_crame", 0))
+    return cold, hot
+
+
+def dinos_in_zone(state: EvoState, p: int, zone: str) -> list[int]:
+    terr = board(state).terrain
+    return [r for r, owner in enumerate(state.occ) if owner == p and zone_of(state, terr[r]) == zone]
+
+
+def loss_choices(state: EvoState, p: int) -> list[dict]:
+    need = state.pending[p]
+    if need is None:
+        return []
+    names = board(state).names
+    cold = list(combinations(dinos_in_zone(state, p, "cold"), need[0]))
+    hot = list(combinations(dinos_in_zone(state, p, "hot"), need[1]))
+    return [{"type": "lose", "regions": [names[r] for r in c + h]} for c in cold for h in hot]
+
+
+def bid_limit(state: EvoState, p: int) -> int:
+    """The highest bid ``p`` can pay now (mutation points + mutant and SURSAUT discounts)."""
+    sursaut = state.effects.get("sursaut", {}).get(str(p), 0)
+    return state.mp[p] + state.genes[p][MUTANT] + sursaut * D["cards"]["sursaut_value"]
+
+
+def min_bid(state: EvoState, slot: int) -> int:
+    held = state.auction["bids"][slot]
+    if held is None:
+        return 0
+    raise_by = D["cards"]["separee_min_raise"] if held[0] in state.effects.get("separee", ()) else 1
+    return held[1] + raise_by
+
+
+def bid_actions(state: EvoState, p: int) -> list[dict]:
+    a = state.auction
+    top = bid_limit(state, p)
+    acts = []
+    for slot, held in enumerate(a["bids"]):
+        if held is not None and held[0] == p:
+            continue
+        for amount in range(min_bid(state, slot), top + 1):
+            acts.append({"type": "bid", "gene": slot, "amount": amount})
+    if can_pass_bid(state, p, has_bid=bool(acts)):
+        acts.append({"type": "pass"})
+    return acts
+
+
+def can_pass_bid(state: EvoState, p: int, has_bid: bool) -> bool:
+    a = state.auction
+    if not has_bid or a["can_pass"]:
+        return True
+    return state.options["variant"] and a["pending"] == p
+
+
+# --- applying actions ------------------------------------------------------------------------
+
+def step(state: EvoState, p: int, action: dict) -> list[dict]:
+    """Apply ``action`` by player ``p`` to ``state`` in place; return the events.
+
+    Every check happens before the first change, so an :class:`IllegalAction` leaves the
+    state as it was. ``apply_action`` in ``engine.evo`` wraps this on a copy.
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("bad_action")
+    if state.phase == OVER:
+        raise IllegalAction("game_over")
+    if not isinstance(p, int) or not 0 <= p < state.n:
+        raise IllegalAction("not_a_player")
+    if p not in to_act(state):
+        return _not_your_turn(state, p)
+    kind = action["type"]
+    events: list[dict] = []
+    if kind == "play":
+        at = state.window["at"] if state.window is not None else state.stage
+        card, params = cards.check_play(state, p, action, at)
+        cards.play(state, p, card, params, events)
+        if state.window is not None:
+            cards.after_window_play(state, p)
+        elif not state.effects.get("calm"):
+            cards.open_window(state, "reaction", events)
+    elif state.window is not None:
+        if kind != "pass":
+            raise IllegalAction("card_window_open", at=state.window["at"])
+        cards.window_pass(state, p)
+    elif state.stage == "move":
+        _act_move(state, p, action, events)
+    elif state.stage == "hatch":
+        _act_hatch(state, p, action, events)
+    elif state.stage == "choose":
+        _act_lose(state, p, action, events)
+    elif state.stage == "bid":
+        _act_bid(state, p, action, events)
+    else:  # pragma: no cover - to_act returns nobody in other stages
+        raise IllegalAction("nothing_to_do")
+    if kind != "play" and state.window is None:
+        state.retrievable = None
+    _advance(state, events)
+    return events
+
+
+def _not_your_turn(state: EvoState, p: int) -> list[dict]:
+    waiting = to_act(state)
+    raise IllegalAction("not_your_turn", player=p, waiting=waiting)
+
+
+def _act_move(state: EvoState, p: int, action: dict, events: list) -> None:
+    if action["type"] == "end":
+        events.append({"type": "movement_end", "player": p, "steps_left": state.steps})
+        _next_actor(state)
+        return
+    if action["type"] != "move":
+        raise IllegalAction("wrong_action", expected="move", got=action["type"])
+    a = parse_region(state, action.get("from"))
+    b = parse_region(state, action.get("to"))
+    if state.steps <= 0:
+        raise IllegalAction("no_steps_left")
+    if state.occ[a] != p:
+        raise IllegalAction("not_your_dino", region=region_name(state, a))
+    if b not in board(state).neighbours[a]:
+        raise IllegalAction("not_adjacent", src=region_name(state, a), dst=region_name(state, b))
+    q = state.occ[b]
+    if q != -1:
+        why = attack_refusal(state, p, q)
+        if why is not None:
+            raise IllegalAction(why, region=region_name(state, b), defender=q)
+    state.steps -= 1
+    won = True
+    if q != -1:
+        won = fight(state, p, q, b, False, events)
+    state.occ[a] = -1
+    if won:
+        state.occ[b] = p
+        events.append({"type": "move", "player": p, "from": region_name(state, a),
+                       "to": region_name(state, b), "steps_left": state.steps})
+
+
+def _act_hatch(state: EvoState, p: int, action: dict, events: list) -> None:
+    if action["type"] != "hatch":
+        raise IllegalAction("wrong_action", expected="hatch", got=action["type"])
+    r = parse_region(state, action.get("region"))
+    if r not in hatch_regions(state, p):
+        q = state.occ[r]
+        if q == p:
+            raise IllegalAction("region_taken", region=region_name(state, r))
+        if q != -1 and p not in state.effects.get("jeunesse", ()):
+            raise IllegalAction("region_taken", region=region_name(state, r))
+        if q != -1:
+            raise IllegalAction(attack_refusal(state, p, q, True) or "not_near_adult",
+                                region=region_name(state, r))
+        raise IllegalAction("not_near_adult", region=region_name(state, r))
+    state.births -= 1
+    q = state.occ[r]
+    if q != -1 and not fight(state, p, q, r, True, events):
+        return
+    state.occ[r] = p
+    state.newborn.append(r)
+    events.append({"type": "birth", "player": p, "region": region_name(state, r),
+                   "births_left": state.births})
+
+
+def _act_lose(state: EvoState, p: int, action: dict, events: list) -> None:
+    if action["type"] != "lose":
+        raise IllegalAction("wrong_action", expected="lose", got=action["type"])
+    names = action.get("regions")
+    if not isinstance(names, list):
+        raise IllegalAction("bad_action")
+    regions = [parse_region(state, x) for x in names]
+    if len(set(regions)) != len(regions):
+        raise IllegalAction("duplicate_region")
+    need_cold, need_hot = state.pending[p]
+    cold = set(dinos_in_zone(state, p, "cold"))
+    hot = set(dinos_in_zone(state, p, "hot"))
+    for r in regions:
+        if r not in cold and r not in hot:
+            raise IllegalAction("not_at_risk", region=region_name(state, r))
+    n_cold = sum(r in cold for r in regions)
+    n_hot = len(regions) - n_cold
+    if (n_cold, n_hot) != (need_cold, need_hot):
+        raise IllegalAction("wrong_loss_count", cold=need_cold, hot=need_hot,
+                            got_cold=n_cold, got_hot=n_hot)
+    for r in regions:
+        kill(state, r, "cold" if r in cold else "hot", events)
+    state.pending[p] = None
+
+
+def _act_bid(state: EvoState, p: int, action: dict, events: list) -> None:
+    a = state.auction
+    if action["type"] == "pass":
+        if not can_pass_bid(state, p, has_bid=bool(bid_actions_exist(state, p))):
+            raise IllegalAction("bid_required")
+        a["out"].append(p)
+        if a["pending"] == p:
+            a["pending"] = None
+        else:
+            a["queue"].pop(0)
+        events.append({"type": "auction_pass", "player": p})
+        return
+    if action["type"] != "bid":
+        raise IllegalAction("wrong_action", expected="bid", got=action["type"])
+    slot = action.get("gene")
+    amount = action.get("amount")
+    if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(a["genes"]):
+        raise IllegalAction("unknown_gene", gene=slot)
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+        raise IllegalAction("bad_amount", amount=amount)
+    held = a["bids"][slot]
+    if held is not None and held[0] == p:
+        raise IllegalAction("already_yours", gene=a["genes"][slot])
+    low = min_bid(state, slot)
+    if amount < low:
+        raise IllegalAction("bid_too_low", gene=a["genes"][slot], amount=amount, minimum=low)
+    top = bid_limit(state, p)
+    if amount > top:
+        raise IllegalAction("bid_too_high", amount=amount, maximum=top)
+    if a["pending"] == p:
+        a["pending"] = None
+    else:
+        a["queue"].pop(0)
+    a["bids"][slot] = [p, amount]
+    events.append({"type": "bid", "player": p, "gene": a["genes"][slot], "slot": slot,
+                   "amount": amount, "outbid": None if held is None else held[0]})
+    if held is not None:
+        a["pending"] = held[0]
+
+
+def bid_actions_exist(state: EvoState, p: int) -> bool:
+    top = bid_limit(state, p)
+    return any((held is None or held[0] != p) and min_bid(state, slot) <= top
+               for slot, held in enumerate(state.auction["bids"]))
+
+
+def _next_actor(state: EvoState) -> None:
+    state.cur += 1
+    state.steps = 0
+    state.births = 0
+    _prepare_actor(state)
+
+
+# --- the automatic flow ---------------------------------------------------------------------
+
+def _advance(state: EvoState, events: list) -> None:
+    """Run automatic steps until a player must act or the game is over."""
+    while state.phase != OVER and state.window is None:
+        handler = _STAGES[(state.phase, state.stage)]
+        if handler(state, events) is False:
+            return
+
+
+def _phase(state: EvoState, phase: int, events: list) -> None:
+    state.phase = phase
+    state.stage = "start"
+    events.append({"type": "phase", "turn": state.turn, "phase": PHASE_NAMES[phase]})
+
+
+def _initiative(state: EvoState, events: list):
+    state.effects = {}
+    state.history = {"cards": []}
+    state.locked = [[] for _ in range(state.n)]
+    state.newborn = []
+    players = list(range(state.n))
+    shuffle(state, players)  # the last tie-break is random
+    players.sort(key=lambda p: (-state.genes[p][TAIL], on_board(state, p)))
+    state.order = players
+    events.append({"type": "turn", "turn": state.turn, "meteor": state.meteor})
+    events.append({"type": "initiative", "order": list(players)})
+    state.stage = "window"
+    cards.open_window(state, "phase1", events)
+
+
+def _initiative_done(state: EvoState, events: list):
+    _phase(state, CLIMATE, events)
+
+
+def _climate_start(state: EvoState, events: list):
+    state.stage = "roll"
+    cards.open_window(state, "phase2", events)
+
+
+def _climate_roll(state: EvoState, events: list):
+    if not state.effects.get("climate_set"):
+        die = roll(state)
+        before = state.climate
+        delta = move_climate(state, die)
+        state.history["climate"] = {"die": die, "from": before, "to": state.climate}
+        events.append({"type": "climate", "die": die, "delta": delta, "square": state.climate,
+                       "temperate": TERRAINS[TRACK[state.climate]], "by": turn_order(state)[0]})
+    _phase(state, MOVEMENT, events)
+
+
+def _movement_start(state: EvoState, events: list):
+    state.stage = "begin"
+    cards.open_window(state, "phase3", events)
+
+
+def _begin_actors(state: EvoState, events: list):
+    state.cur = 0
+    state.steps = 0
+    state.births = 0
+    state.stage = "move" if state.phase == MOVEMENT else "hatch"
+    _prepare_actor(state)
+
+
+def _prepare_actor(state: EvoState) -> None:
+    order = turn_order(state)
+    if state.cur >= len(order):
+        return
+    p = order[state.cur]
+    if state.phase == MOVEMENT:
+        if p in state.effects.get("motivation", ()):
+            state.steps = on_board(state, p)
+        else:
+            state.steps = state.genes[p][LEGS]
+    else:
+        state.births = min(state.genes[p][EGG], reserve(state, p))
+
+
+def _movement(state: EvoState, events: list):
+    order = turn_order(state)
+    while state.cur < len(order):
+        p = order[state.cur]
+        if state.steps > 0 and (movable(state, p) or cards.plays(state, p, "move")):
+            return False
+        if state.steps > 0 or on_board(state, p):
+            events.append({"type": "movement_end", "player": p, "steps_left": state.steps})
+        state.cur += 1
+        _prepare_actor(state)
+    _phase(state, BIRTHS, events)
+
+
+def _births_start(state: EvoState, events: list):
+    state.newborn = []
+    state.stage = "begin"
+    cards.open_window(state, "phase4", events)
+
+
+def _births_begin(state: EvoState, events: list):
+    if state.effects.get("no_births"):
+        events.append({"type": "no_births"})
+        state.stage = "end"
+        return
+    _begin_actors(state, events)
+
+
+def _hatching(state: EvoState, events: list):
+    order = turn_order(state)
+    while state.cur < len(order):
+        p = order[state.cur]
+        if state.births > 0:
+            if hatch_regions(state, p) or cards.plays(state, p, "hatch"):
+                return False
+            events.append({"type": "births_blocked", "player": p, "missed": state.births})
+        state.cur += 1
+        _prepare_actor(state)
+    state.stage = "end"
+
+
+def _births_end(state: EvoState, events: list):
+    state.stage = "done"
+    cards.open_window(state, "phase4_end", events)
+
+
+def _births_done(state: EvoState, events: list):
+    _phase(state, SURVIVAL, events)
+
+
+def _survival_start(state: EvoState, events: list):
+    state.lost = [0] * state.n
+    state.stage = "resolve"
+    cards.open_window(state, "phase5", events)
+
+
+def _survival_resolve(state: EvoState, events: list):
+    terr = board(state).terrain
+    for r, owner in enumerate(state.occ):
+        if owner != -1 and zone_of(state, terr[r]) == "deadly":
+            kill(state, r, "deadly", events)
+    state.pending = [None] * state.n
+    for p in turn_order(state):
+        need = []
+        for zone, cap in zip(("cold", "hot"), survival_capacity(state, p), strict=True):
+            at_risk = dinos_in_zone(state, p, zone)
+            excess = 0 if cap is None else max(0, len(at_risk) - cap)
+            if excess and cap == 0:
+                for r in at_risk:
+                    kill(state, r, zone, events)
+                excess = 0
+            need.append(excess)
+        if any(need):
+            state.pending[p] = need
+            events.append({"type": "choose_losses", "player": p, "cold": need[0],
+                           "hot": need[1]})
+    state.stage = "choose"
+
+
+def _survival_choose(state: EvoState, events: list):
+    if any(x is not None for x in state.pending):
+        return False
+    gains = []
+    for p in range(state.n):
+        gain = on_board(state, p)
+        state.mp[p] += gain
+        gains.append(gain)
+    events.append({"type": "points", "gains": gains, "totals": list(state.mp),
+                   "lost": list(state.lost)})
+    state.stage = "end"
+
+
+def _survival_end(state: EvoState, events: list):
+    state.stage = "done"
+    cards.open_window(state, "phase5_end", events)
+
+
+def _survival_done(state: EvoState, events: list):
+    state.lost = [0] * state.n
+    _phase(state, EVOLUTION, events)
+
+
+def _evolution_start(state: EvoState, events: list):
+    state.meteor += 1
+    faces = METEOR_FACES.get(state.meteor)
+    ev = {"type": "meteorite", "square": state.meteor, "last": METEOR_LAST,
+          "faces": sorted(faces) if faces else None, "die": None, "impact": False}
+    events.append(ev)
+    if state.meteor >= METEOR_LAST:
+        ev["impact"] = True
+    elif faces:
+        ev["die"] = roll(state)
+        ev["impact"] = ev["die"] in faces
+    if ev["impact"]:
+        end_game(state, "meteorite", events)
+        return
+    state.stage = "draw"
+    cards.open_window(state, "phase6", events)
+
+
+def _evolution_draw(state: EvoState, events: list):
+    count = state.n
+    if state.options["variant"] or state.effects.get("rate"):
+        count = state.n - 1
+    genes = []
+    for _ in range(min(count, len(state.bag))):
+        genes.append(state.bag.pop(below(state, len(state.bag))))
+    order = turn_order(state)
+    state.auction = {"genes": genes, "bids": [None] * len(genes), "queue": list(order),
+                     "pending": None, "out": [], "can_pass": bool(state.effects.get("rate"))}
+    events.append({"type": "auction", "genes": list(genes)})
+    state.stage = "bid" if genes else "pay"
+
+
+def _evolution_bid(state: EvoState, events: list):
+    if bidder(state) is not None:
+        return False
+    state.stage = "pay"
+
+
+def _evolution_pay(state: EvoState, events: list):
+    a = state.auction
+    if a:
+        for slot, gene in enumerate(a["genes"]):
+            held = a["bids"][slot]
+            if held is None:
+                state.bag.append(gene)
+                events.append({"type": "gene_returned", "gene": gene})
+                continue
+            p, amount = held
+            sursaut = state.effects.get("sursaut", {}).get(str(p), 0)
+            discount = state.genes[p][MUTANT] + sursaut * D["cards"]["sursaut_value"]
+            price = max(0, amount - discount)
+            state.mp[p] -= price
+            if gene == "card":
+                state.gene_discard.append(gene)
+                draw_card(state, p, events)
+            else:
+                state.genes[p][GENE_INDEX[gene]] += 1
+            events.append({"type": "bought", "player": p, "gene": gene, "bid": amount,
+                           "paid": price, "discount": min(amount, discount)})
+    state.auction = None
+    state.turn += 1
+    _phase(state, INITIATIVE, events)
+
+
+def end_game(state: EvoState, reason: str, events: list) -> None:
+    state.window = None
+    if state.auction:
+        state.bag.extend(state.auction["genes"])
+        state.auction = None
+    for p in range(state.n):
+        while "gene_inattendu" in state.hands[p]:
+            state.hands[p].remove("gene_inattendu")
+            state.discard.append("gene_inattendu")
+            state.mp[p] += D["cards"]["inattendu_points"]
+            events.append({"type": "card_played", "player": p, "card": "gene_inattendu",
+                           "params": {}})
+    state.phase = OVER
+    state.stage = "over"
+    state.result = ranking(state)
+    events.append({"type": "game_over", "reason": reason, "ranking": state.result})
+
+
+def ranking(state: EvoState) -> list[dict]:
+    """Final standings: most mutation points, then most dinos on the board; ties share a rank."""
+    rows = [{"player": p, "score": state.mp[p], "dinos": on_board(state, p)}
+            for p in range(state.n)]
+    rows.sort(key=lambda x: (-x["score"], -x["dinos"], x["player"]))
+    rank = 0
+    prev = None
+    for i, row in enumerate(rows):
+        key = (row["score"], row["dinos"])
+        if key != prev:
+            rank = i + 1
+            prev = key
+        row["rank"] = rank
+    return rows
+
+
+_STAGES = {
+    (INITIATIVE, "start"): _initiative,
+    (INITIATIVE, "window"): _initiative_done,
+    (CLIMATE, "start"): _climate_start,
+    (CLIMATE, "roll"): _climate_roll,
+    (MOVEMENT, "start"): _movement_start,
+    (MOVEMENT, "begin"): _begin_actors,
+    (MOVEMENT, "move"): _movement,
+    (BIRTHS, "start"): _births_start,
+    (BIRTHS, "begin"): _births_begin,
+    (BIRTHS, "hatch"): _hatching,
+    (BIRTHS, "end"): _births_end,
+    (BIRTHS, "done"): _births_done,
+    (SURVIVAL, "start"): _survival_start,
+    (SURVIVAL, "resolve"): _survival_resolve,
+    (SURVIVAL, "choose"): _survival_choose,
+    (SURVIVAL, "end"): _survival_end,
+    (SURVIVAL, "done"): _survival_done,
+    (EVOLUTION, "start"): _evolution_start,
+    (EVOLUTION, "draw"): _evolution_draw,
+    (EVOLUTION, "bid"): _evolution_bid,
+    (EVOLUTION, "pay"): _evolution_pay,
+}

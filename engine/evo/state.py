@@ -1,0 +1,129 @@
+"""The EVO game state: plain lists and ints, cheap to copy, saved as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import CorruptState
+
+SCHEMA_VERSION = 1
+
+# Phases of a turn. OVER marks a finished game.
+INITIATIVE, CLIMATE, MOVEMENT, BIRTHS, SURVIVAL, EVOLUTION, OVER = 1, 2, 3, 4, 5, 6, 7
+PHASE_NAMES = {
+    INITIATIVE: "initiative",
+    CLIMATE: "climate",
+    MOVEMENT: "movement",
+    BIRTHS: "births",
+    SURVIVAL: "survival",
+    EVOLUTION: "evolution",
+    OVER: "over",
+}
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (much faster than ``copy.deepcopy``)."""
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+class EvoState:
+    """Everything about one game of EVO, including the hidden parts (hands, deck, bag, rng).
+
+    Players are numbered 0..n-1 in seat order. Regions are indices into the board
+    (``engine.evo.data.board_for(n)``); ``occ[r]`` is the player whose dino stands there, or -1.
+    Hidden information lives in ``hands``, ``deck``, ``bag`` and ``rng``; never show a state,
+    show ``view(state, viewer)``.
+    """
+
+    __slots__ = (
+        "seats", "options", "seed", "rng", "turn", "phase", "stage", "order", "climate",
+        "meteor", "occ", "mp", "genes", "hands", "locked", "deck", "discard", "bag",
+        "gene_discard", "effects", "window", "cur", "steps", "births", "newborn", "pending",
+        "lost", "auction", "result", "retrievable", "history",
+    )
+
+    def __init__(self) -> None:
+        self.seats: list[dict] = []
+        self.options: dict = {}
+        self.seed = 0
+        self.rng = 0
+        self.turn = 1
+        self.phase = INITIATIVE
+        self.stage = "start"
+        self.order: list[int] = []
+        self.climate = 0
+        self.meteor = 0
+        self.occ: list[int] = []
+        self.mp: list[int] = []
+        self.genes: list[list[int]] = []
+        self.hands: list[list[str]] = []
+        self.locked: list[list[str]] = []
+        self.deck: list[str] = []
+        self.discard: list[str] = []
+        self.bag: list[str] = []
+        self.gene_discard: list[str] = []
+        self.effects: dict = {}
+        self.window: dict | None = None
+        self.cur = 0
+        self.steps = 0
+        self.births = 0
+        self.newborn: list[int] = []
+        self.pending: list = []
+        self.lost: list[int] = []
+        self.auction: dict | None = None
+        self.result: list | None = None
+        self.retrievable: dict | None = None
+        # public record of what happened in the current turn (climate roll, cards played);
+        # reset at the start of each turn
+        self.history: dict = {}
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    def clone(self) -> EvoState:
+        s = EvoState.__new__(EvoState)
+        for name in self.__slots__:
+            setattr(s, name, _copy(getattr(self, name)))
+        return s
+
+    def to_json(self) -> dict:
+        data = {name: _copy(getattr(self, name)) for name in self.__slots__}
+        data["kind"] = "evo"
+        data["version"] = SCHEMA_VERSION
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> EvoState:
+        if not isinstance(data, dict):
+            raise CorruptState("state is not an object")
+        if data.get("kind") != "evo":
+            raise CorruptState(f"not an EVO state (kind={data.get('kind')!r})")
+        if data.get("version") != SCHEMA_VERSION:
+            raise CorruptState(f"unknown EVO state version {data.get('version')!r}")
+        s = cls()
+        for name in cls.__slots__:
+            if name not in data:
+                raise CorruptState(f"EVO state lacks {name!r}")
+            default = getattr(s, name)
+            value = data[name]
+            if (default is not None and value is not None
+                    and type(default) is not type(value)
+                    and not (isinstance(default, int) and isinstance(value, int))):
+                raise CorruptState(f"EVO state field {name!r} has the wrong type")
+            setattr(s, name, _copy(value))
+        n = len(s.seats)
+        if not 3 <= n <= 5 or any(len(x) != n for x in (s.mp, s.genes, s.hands, s.locked)):
+            raise CorruptState("EVO state has inconsistent player lists")
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, EvoState):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
