@@ -39,8 +39,12 @@ class EvoGame:
         state, _ = rules.new_game(seats, seed, options)
         return state
 
-    def new_game_with_events(self, seats, seed, options=None) -> tuple[EvoState, list[dict]]:
-        return rules.new_game(seats, seed, options)
+    def new_game_with_events(self, seats, seed, options=None,
+                             observer=None) -> tuple[EvoState, list[dict]]:
+        """Like new_game, with the opening events; ``observer(state, phase)`` is called at
+        every phase end (see ``apply_action``)."""
+        state, events = rules.new_game(seats, seed, options, observer)
+        return state, list(events)
 
     def to_act(self, state: EvoState) -> list[int]:
         return rules.to_act(state)
@@ -48,11 +52,16 @@ class EvoGame:
     def legal_actions(self, state: EvoState, player: int) -> list[dict]:
         return rules.legal_actions(state, player)
 
-    def apply_action(self, state: EvoState, player: int, action: dict) -> tuple[EvoState, list[dict]]:
-        """A new state and the events; ``state`` itself is never changed."""
+    def apply_action(self, state: EvoState, player: int, action: dict,
+                     observer=None) -> tuple[EvoState, list[dict]]:
+        """A new state and the events; ``state`` itself is never changed.
+
+        ``observer(state, finished_phase)``, if given, is called at each phase end that this
+        action reaches, with the state as it stands then (do not keep or change it: copy or
+        render it at once)."""
         new = state.clone()
-        events = rules.step(new, player, action)
-        return new, events
+        events = rules.step(new, player, action, observer)
+        return new, list(events)
 
     def apply_in_place(self, state: EvoState, player: int, action: dict) -> list[dict]:
         """The fast path for simulations: changes ``state``. Checks come before any change,

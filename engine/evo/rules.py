@@ -194,7 +194,8 @@ def draw_card(state: EvoState, p: int, events: list) -> None:
 
 # --- setup ----------------------------------------------------------------------------------
 
-def new_game(seats: list[Seat], seed: int, options: dict | None = None) -> tuple[EvoState, list]:
+def new_game(seats: list[Seat], seed: int, options: dict | None = None,
+             observer=None) -> tuple[EvoState, list]:
     options = dict(options or {})
     unknown = set(options) - {"variant"}
     if unknown:
@@ -227,8 +228,9 @@ def new_game(seats: list[Seat], seed: int, options: dict | None = None) -> tuple
     s.climate = D["climate"]["start"]
     s.meteor = D["meteorite"]["start"][str(n)]
     s.lost = [0] * n
-    events = [{"type": "game_start", "players": n, "variant": s.options["variant"],
-               "starts": [b.names[starts[p]] for p in range(n)]}]
+    events = EventLog([{"type": "game_start", "players": n, "variant": s.options["variant"],
+                        "starts": [b.names[starts[p]] for p in range(n)]}])
+    events.observer = observer
     _advance(s, events)
     return s, events
 
@@ -386,7 +388,7 @@ def can_pass_bid(state: EvoState, p: int, has_bid: bool) -> bool:
 
 # --- applying actions ------------------------------------------------------------------------
 
-def step(state: EvoState, p: int, action: dict) -> list[dict]:
+def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
     """Apply ``action`` by player ``p`` to ``state`` in place; return the events.
 
     Every check happens before the first change, so an :class:`IllegalAction` leaves the
@@ -401,7 +403,8 @@ def step(state: EvoState, p: int, action: dict) -> list[dict]:
     if p not in to_act(state):
         return _not_your_turn(state, p)
     kind = action["type"]
-    events: list[dict] = []
+    events = EventLog()
+    events.observer = observer
     if kind == "play":
         at = state.window["at"] if state.window is not None else state.stage
         card, params = cards.check_play(state, p, action, at)
@@ -578,7 +581,21 @@ def _advance(state: EvoState, events: list) -> None:
             return
 
 
+class EventLog(list):
+    """The events of one action. ``observer(state, finished_phase)``, when set, is called at
+    every phase end, before the next phase starts (the host and the demo draw the board then)."""
+
+    observer = None
+
+
+def _phase_end(state: EvoState, events: list) -> None:
+    observer = getattr(events, "observer", None)
+    if observer is not None:
+        observer(state, PHASE_NAMES[state.phase])
+
+
 def _phase(state: EvoState, phase: int, events: list) -> None:
+    _phase_end(state, events)
     state.phase = phase
     state.stage = "start"
     events.append({"type": "phase", "turn": state.turn, "phase": PHASE_NAMES[phase]})
@@ -751,7 +768,8 @@ def _evolution_start(state: EvoState, events: list):
     state.meteor += 1
     faces = METEOR_FACES.get(state.meteor)
     ev = {"type": "meteorite", "square": state.meteor, "last": METEOR_LAST,
-          "faces": sorted(faces) if faces else None, "die": None, "impact": False}
+          "faces": sorted(faces) if faces else None, "die": None, "impact": False,
+          "by": turn_order(state)[0]}
     events.append(ev)
     if state.meteor >= METEOR_LAST:
         ev["impact"] = True
@@ -827,6 +845,7 @@ def end_game(state: EvoState, reason: str, events: list) -> None:
     state.stage = "over"
     state.result = ranking(state)
     events.append({"type": "game_over", "reason": reason, "ranking": state.result})
+    _phase_end(state, events)
 
 
 def ranking(state: EvoState) -> list[dict]:

@@ -1,0 +1,76 @@
+"""Darwin: a Discord bot that hosts evolution-themed board games.
+
+    python bot.py                      run the bot (needs a token: see config.example.toml)
+    python bot.py --config FILE        run with another configuration file
+    python bot.py demo evo --players 4 --seed 1 --out demo-out
+                                       play a whole game offline with AI seats
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import tomllib
+from pathlib import Path
+
+DEFAULT_CONFIG = Path("config.toml")
+NO_TOKEN = (
+    "No Discord token: set DISCORD_TOKEN or [discord] token in config.toml "
+    "(see config.example.toml). Without a token, try the offline demo: python bot.py demo evo"
+)
+
+
+def load_config(path: Path | None) -> dict:
+    """The configuration file merged over the example's defaults; DISCORD_TOKEN wins."""
+    here = Path(__file__).resolve().parent
+    with open(here / "config.example.toml", "rb") as f:
+        config = tomllib.load(f)
+    chosen = path or (DEFAULT_CONFIG if DEFAULT_CONFIG.exists() else None)
+    if chosen is not None:
+        with open(chosen, "rb") as f:
+            for section, values in tomllib.load(f).items():
+                config.setdefault(section, {}).update(values)
+    token = os.environ.get("DISCORD_TOKEN")
+    if token:
+        config["discord"]["token"] = token
+    database = os.environ.get("DARWIN_DATABASE")
+    if database:
+        config["storage"]["database"] = database
+    return config
+
+
+def run_bot(config: dict) -> int:
+    token = config["discord"].get("token", "").strip()
+    if not token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=config["logging"]["level"],
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from cogs.bot import DarwinBot  # imported late: the demo must not need discord.py
+
+    bot = DarwinBot(config)
+    bot.run(token, log_handler=None)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bot.py", description="Darwin board-game bot")
+    parser.add_argument("--config", type=Path, help="configuration file (default: config.toml)")
+    sub = parser.add_subparsers(dest="command")
+    demo_parser = sub.add_parser("demo", help="play a whole game offline with AI seats")
+    import demo
+
+    demo.add_arguments(demo_parser)
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        return demo.main(args)
+    if args.config is not None and not args.config.exists():
+        print(f"Configuration file not found: {args.config}", file=sys.stderr)
+        return 2
+    return run_bot(load_config(args.config))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
