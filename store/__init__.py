@@ -1,0 +1,37 @@
+"""Darwin's persistence: games, their action logs and results in SQLite (aiosqlite).
+
+No discord here: the game host is the only user. See ``Store`` (store/db.py) for the API,
+``store/migrations/`` for the schema (numbered SQL files, applied forward at open).
+"""
+
+from .db import Store
+from .errors import (
+    ChannelBusy,
+    CorruptRow,
+    GameNotFound,
+    MigrationError,
+    SchemaTooNew,
+    StaleWrite,
+    StoreError,
+    WrongStatus,
+)
+from .migrate import Migration, load_migrations
+from .rows import ActionRow, Decoded, GameRow, ResultRow
+
+__all__ = [
+    "ActionRow",
+    "ChannelBusy",
+    "CorruptRow",
+    "Decoded",
+    "GameNotFound",
+    "GameRow",
+    "Migration",
+    "MigrationError",
+    "ResultRow",
+    "SchemaTooNew",
+    "StaleWrite",
+    "Store",
+    "StoreError",
+    "WrongStatus",
+    "load_migrations",
+]

@@ -1,0 +1,481 @@
+"""The Store: Darwin's games in one SQLite file, through aiosqlite.
+
+One connection, one operation at a time (an asyncio.Lock), so a transaction's statements never
+interleave with another coroutine's. Every write is one ``BEGIN IMMEDIATE`` ... ``COMMIT``: when a
+write method returns, all of it is durable (synchronous=FULL); when it raises, none of it was
+written. A write whose caller is cancelled still runs to its end (commit or rollback) in the
+background, so the database never holds half of one; the caller no longer knows which, and
+should reload the game (get_game) before acting on it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sqlite3
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from . import migrate
+from .errors import (
+    ChannelBusy,
+    GameNotFound,
+    SchemaTooNew,
+    StaleWrite,
+    StoreError,
+    WrongStatus,
+)
+from .rows import (
+    GAME_COLUMNS,
+    LIVE,
+    ActionRow,
+    GameRow,
+    ResultRow,
+    decode,
+    encode,
+    result_params,
+)
+
+log = logging.getLogger("darwin.store")
+
+MIN_SQLITE = (3, 37, 0)  # STRICT tables
+T = TypeVar("T")
+
+_LIVE_SQL = "status IN ('lobby', 'active')"  # word for word the partial index's WHERE
+
+
+def _text(raw: bytes) -> str:
+    """Text factory: bytes that are not UTF-8 are kept (as surrogates) instead of failing the
+    whole query, so one damaged row cannot hide the others; decoding that row reports it."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", "surrogateescape")
+
+
+def _snowflake(value: Any, what: str, *, nullable: bool = False) -> str | None:
+    """Discord ids are stored as text: accept an int or a non-empty str."""
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or value == "":
+        raise TypeError(f"{what} must be an int or a non-empty str, not {value!r}")
+    return str(value)
+
+
+def _time(now: Any) -> float:
+    if isinstance(now, bool) or not isinstance(now, (int, float)):
+        raise TypeError(f"now must be a number (seconds), not {now!r}")
+    return float(now)
+
+
+def _seq(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise TypeError(f"expected_seq must be an int >= 0, not {value!r}")
+    return value
+
+
+class _Opening:
+    """What Store.open returns: await it, or use it as ``async with Store.open(p) as store``."""
+
+    __slots__ = ("_path", "_busy_timeout_ms", "_store")
+
+    def __init__(self, path: str | os.PathLike[str], busy_timeout_ms: int) -> None:
+        self._path = path
+        self._busy_timeout_ms = busy_timeout_ms
+        self._store: Store | None = None
+
+    def __await__(self):
+        return Store._open(self._path, self._busy_timeout_ms).__await__()
+
+    async def __aenter__(self) -> Store:
+        self._store = await Store._open(self._path, self._busy_timeout_ms)
+        return self._store
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._store is not None:
+            await self._store.close()
+
+
+class Store:
+    """Games, their actions and results. Create with ``await Store.open(path)``."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str, version: int) -> None:
+        self._db: aiosqlite.Connection | None = db
+        self._path = path
+        self._version = version
+        self._lock = asyncio.Lock()
+        self._closing = False
+        self._writes: set[asyncio.Task] = set()
+
+    # ------------------------------------------------------------------ open / close
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, busy_timeout_ms: int = 5000) -> _Opening:
+        """Open (creating its folder and file if missing) and migrate the database at path.
+
+        ``":memory:"`` gives a private in-memory database (tests). Raises SchemaTooNew if the
+        database was written by a newer Darwin, MigrationError if a migration fails (rolled
+        back), StoreError if the file cannot be opened as a database.
+        """
+        return _Opening(path, busy_timeout_ms)
+
+    @classmethod
+    async def _open(cls, path: str | os.PathLike[str], busy_timeout_ms: int) -> Store:
+        if sqlite3.sqlite_version_info < MIN_SQLITE:
+            raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old: Darwin needs "
+                             f"{'.'.join(map(str, MIN_SQLITE))} or newer")
+        name = os.fspath(path)
+        memory = name == ":memory:"
+        try:
+            if not memory:
+                Path(name).parent.mkdir(parents=True, exist_ok=True)
+            db = await aiosqlite.connect(name, isolation_level=None,
+                                         timeout=busy_timeout_ms / 1000)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open database {name}: {exc}") from exc
+        try:
+            db.text_factory = _text
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            migrations = migrate.load_migrations()
+            latest = migrations[-1].version if migrations else 0
+            found = await migrate.current_version(db)
+            if found > latest:
+                raise SchemaTooNew(name, found, latest)
+            if not memory:
+                mode = (await db.execute_fetchall("PRAGMA journal_mode = WAL"))[0][0]
+                if str(mode).lower() != "wal":
+                    log.warning("database %s: journal_mode is %s, not WAL", name, mode)
+            await db.execute("PRAGMA synchronous = FULL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            version = await migrate.migrate(db, migrations)
+        except BaseException as exc:
+            await db.close()
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"cannot open database {name}: {exc}") from exc
+            raise
+        if version != found:
+            log.info("database %s migrated from schema version %d to %d", name, found, version)
+        return cls(db, name, version)
+
+    async def close(self) -> None:
+        """Finish the writes under way, then close. Closing twice is harmless."""
+        if self._closing:
+            return
+        self._closing = True
+        if self._writes:
+            await asyncio.wait(set(self._writes))
+        async with self._lock:
+            db, self._db = self._db, None
+            if db is not None:
+                await db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return self._version
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+    @property
+    def closed(self) -> bool:
+        return self._closing
+
+    def __repr__(self) -> str:
+        return f"<Store {self._path!r} v{self._version}{' closed' if self._closing else ''}>"
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _conn(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StoreError("the store is closed")
+        return self._db
+
+    async def _read(self, sql: str, params: tuple = ()) -> list:
+        if self._closing:
+            raise StoreError("the store is closed")
+        async with self._lock:
+            db = self._conn()
+            try:
+                return list(await db.execute_fetchall(sql, params))
+            except sqlite3.Error as exc:
+                raise StoreError(f"read failed: {exc}") from exc
+
+    async def _write(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """Run body in one transaction, shielded from the caller's cancellation."""
+        if self._closing:
+            raise StoreError("the store is closed")
+        task = asyncio.ensure_future(self._transaction(body))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.done():
+                task.add_done_callback(_report_orphan)
+            raise
+
+    async def _transaction(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        async with self._lock:
+            db = self._conn()
+            try:
+                await db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot start a write: {exc}") from exc
+            try:
+                result = await body(db)
+                await db.execute("COMMIT")
+            except BaseException as exc:
+                # already rolled back by SQLite itself after some errors (e.g. disk full)
+                with contextlib.suppress(sqlite3.Error):
+                    await db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreError(f"write failed and was rolled back: {exc}") from exc
+                raise
+            return result
+
+    @staticmethod
+    async def _game_head(db: aiosqlite.Connection, game_id: int) -> tuple[str, int, str]:
+        """(status, seq, kind) of a game, inside the current transaction."""
+        rows = await db.execute_fetchall(
+            "SELECT status, seq, kind FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise GameNotFound(game_id)
+        return rows[0]
+
+    async def _require(self, db: aiosqlite.Connection, game_id: int,
+                       allowed: tuple[str, ...]) -> tuple[str, int, str]:
+        head = await self._game_head(db, game_id)
+        if head[0] not in allowed:
+            raise WrongStatus(game_id, head[0], allowed)
+        return head
+
+    # The three steps of record_action, separate so that tests can break one of them.
+
+    @staticmethod
+    async def _insert_action(db: aiosqlite.Connection, game_id: int, seq: int,
+                             actor: str | None, action: str, now: float) -> None:
+        await db.execute("INSERT INTO actions (game_id, seq, actor, action, at) "
+                         "VALUES (?, ?, ?, ?, ?)", (game_id, seq, actor, action, now))
+
+    @staticmethod
+    async def _advance_game(db: aiosqlite.Connection, game_id: int, expected_seq: int,
+                            state: str, lobby: str | None, status: str, now: float) -> None:
+        cursor = await db.execute(
+            "UPDATE games SET state = ?, seq = ?, status = ?, lobby = COALESCE(?, lobby), "
+            "updated_at = ? WHERE id = ? AND seq = ? AND status = 'active'",
+            (state, expected_seq + 1, status, lobby, now, game_id, expected_seq))
+        if cursor.rowcount != 1:
+            status_now, seq_now, _ = await Store._game_head(db, game_id)
+            raise StaleWrite(game_id, expected_seq, seq_now, status_now)
+
+    @staticmethod
+    async def _insert_results(db: aiosqlite.Connection, game_id: int, kind: str,
+                              rows: list[tuple], now: float) -> None:
+        await db.executemany(
+            "INSERT INTO results (game_id, user_id, seat, name, rank, score, kind, finished_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, *row, kind, now) for row in rows])
+
+    # ------------------------------------------------------------------ writes
+
+    async def create_game(self, guild_id: int | str | None, channel_id: int | str, kind: str,
+                          options: Mapping[str, Any] | None, lobby: Mapping[str, Any] | None,
+                          now: float) -> int:
+        """A new game in 'lobby' status; its id. Raises ChannelBusy if the channel already has
+        a lobby or active game."""
+        guild = _snowflake(guild_id, "guild_id", nullable=True)
+        channel = _snowflake(channel_id, "channel_id")
+        if not isinstance(kind, str) or not kind:
+            raise TypeError(f"kind must be a non-empty str, not {kind!r}")
+        options_json = encode(options, "options", nullable=True)
+        lobby_json = encode(lobby, "lobby", nullable=True)
+        at = _time(now)
+
+        async def body(db: aiosqlite.Connection) -> int:
+            busy = await db.execute_fetchall(
+                f"SELECT id FROM games WHERE channel_id = ? AND {_LIVE_SQL}", (channel,))
+            if busy:
+                raise ChannelBusy(channel, busy[0][0])
+            cursor = await db.execute(
+                "INSERT INTO games (guild_id, channel_id, kind, status, options, lobby, seq, "
+                "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, 0, ?, ?)",
+                (guild, channel, kind, options_json, lobby_json, at, at))
+            return cursor.lastrowid
+
+        return await self._write(body)
+
+    async def update_lobby(self, game_id: int, lobby: Mapping[str, Any], now: float) -> None:
+        """Replace a lobby game's lobby JSON (WrongStatus once it has started)."""
+        lobby_json = encode(lobby, "lobby")
+        at = _time(now)
+
+        async def body(db: aiosqlite.Connection) -> None:
+            await self._require(db, game_id, ("lobby",))
+            await db.execute("UPDATE games SET lobby = ?, updated_at = ? WHERE id = ?",
+                             (lobby_json, at, game_id))
+
+        await self._write(body)
+
+    async def start_game(self, game_id: int, state: Mapping[str, Any], now: float, *,
+                         lobby: Mapping[str, Any] | None = None) -> None:
+        """lobby -> active with its first state, seq 0 (and a final lobby JSON if given)."""
+        state_json = encode(state, "state")
+        lobby_json = encode(lobby, "lobby", nullable=True)
+        at = _time(now)
+
+        async def body(db: aiosqlite.Connection) -> None:
+            await self._require(db, game_id, ("lobby",))
+            await db.execute(
+                "UPDATE games SET status = 'active', state = ?, seq = 0, "
+                "lobby = COALESCE(?, lobby), updated_at = ? WHERE id = ?",
+                (state_json, lobby_json, at, game_id))
+
+        await self._write(body)
+
+    async def cancel_game(self, game_id: int, now: float) -> None:
+        """lobby/active -> cancelled (the channel is free again)."""
+        at = _time(now)
+
+        async def body(db: aiosqlite.Connection) -> None:
+            await self._require(db, game_id, LIVE)
+            await db.execute("UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?",
+                             (at, game_id))
+
+        await self._write(body)
+
+    async def record_action(self, game_id: int, expected_seq: int, actor: int | str | None,
+                            action: Mapping[str, Any], new_state: Mapping[str, Any],
+                            now: float, status: str | None = None,
+                            results: list[Mapping[str, Any]] | None = None, *,
+                            lobby: Mapping[str, Any] | None = None) -> int:
+        """Save one applied action and the state it produced, atomically; the new seq.
+
+        In one transaction: the action row gets seq = expected_seq + 1 and the game's state,
+        seq, status and updated_at are replaced, provided the game is still active at
+        expected_seq; otherwise StaleWrite and nothing is written. With ``results`` the game
+        also ends here (status 'finished' and its result rows, as finish_game). status None
+        means 'finished' with results, 'active' without. ``lobby``, if given, replaces the
+        lobby JSON in the same transaction (None leaves it as it is).
+        """
+        if status is None:
+            status = "finished" if results is not None else "active"
+        if status == "active" and results is not None:
+            raise ValueError("results end the game: status must be 'finished'")
+        if status == "finished" and results is None:
+            raise ValueError("finishing a game needs its results (results=[] for none)")
+        if status not in ("active", "finished"):
+            raise ValueError(f"record_action cannot set status {status!r}")
+        expected = _seq(expected_seq)
+        result_rows = None if results is None else result_params(results)
+        actor_text = None if actor is None else str(actor)
+        action_json = encode(action, "action")
+        state_json = encode(new_state, "new_state")
+        lobby_json = encode(lobby, "lobby", nullable=True)
+        at = _time(now)
+
+        async def body(db: aiosqlite.Connection) -> int:
+            current, seq, kind = await self._game_head(db, game_id)
+            if current != "active" or seq != expected:
+                raise StaleWrite(game_id, expected, seq, current)
+            await self._insert_action(db, game_id, expected + 1, actor_text, action_json, at)
+            await self._advance_game(db, game_id, expected, state_json, lobby_json, status, at)
+            if result_rows is not None:
+                await self._insert_results(db, game_id, kind, result_rows, at)
+            return expected + 1
+
+        return await self._write(body)
+
+    async def finish_game(self, game_id: int, results: list[Mapping[str, Any]],
+                          now: float) -> None:
+        """active -> finished, with one result row per seat, in one transaction.
+
+        Each result: seat (int), rank (int, 1 = winner), and optionally user_id, name, score.
+        """
+        rows = result_params(results)
+        at = _time(now)
+
+        async def body(db: aiosqlite.Connection) -> None:
+            _, _, kind = await self._require(db, game_id, ("active",))
+            await db.execute("UPDATE games SET status = 'finished', updated_at = ? WHERE id = ?",
+                             (at, game_id))
+            await self._insert_results(db, game_id, kind, rows, at)
+
+        await self._write(body)
+
+    async def set_aside(self, game_id: int, error: str, now: float) -> None:
+        """A live game that cannot go on -> 'broken', keeping its rows for a post-mortem."""
+        at = _time(now)
+        text = str(error)
+
+        async def body(db: aiosqlite.Connection) -> None:
+            await self._require(db, game_id, (*LIVE, "broken"))
+            await db.execute(
+                "UPDATE games SET status = 'broken', error = ?, updated_at = ? WHERE id = ?",
+                (text, at, game_id))
+
+        await self._write(body)
+
+    # ------------------------------------------------------------------ reads
+
+    async def live_games(self) -> list[GameRow]:
+        """Every lobby and active game, oldest first, undecoded (see GameRow.decoded)."""
+        rows = await self._read(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE {_LIVE_SQL} ORDER BY id")
+        return [GameRow(*r) for r in rows]
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        rows = await self._read(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return GameRow(*rows[0]) if rows else None
+
+    async def game_in_channel(self, channel_id: int | str) -> GameRow | None:
+        """The channel's live (lobby or active) game, if any."""
+        channel = _snowflake(channel_id, "channel_id")
+        rows = await self._read(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND {_LIVE_SQL}", (channel,))
+        return GameRow(*rows[0]) if rows else None
+
+    async def actions(self, game_id: int, since_seq: int = 0) -> list[ActionRow]:
+        """The game's actions with seq > since_seq, in order (CorruptRow if one is damaged)."""
+        rows = await self._read(
+            "SELECT game_id, seq, actor, action, at FROM actions "
+            "WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, since_seq))
+        return [ActionRow(g, s, actor, decode(g, f"action {s}", a, nullable=False), at)
+                for g, s, actor, a, at in rows]
+
+    async def game_results(self, game_id: int) -> list[ResultRow]:
+        """A finished game's result rows, by rank then seat."""
+        rows = await self._read(
+            "SELECT game_id, user_id, seat, name, rank, score, kind, finished_at FROM results "
+            "WHERE game_id = ? ORDER BY rank, seat", (game_id,))
+        return [ResultRow(*r) for r in rows]
+
+    async def results_for(self, user_id: int | str) -> list[ResultRow]:
+        """A player's results over all games, newest first."""
+        user = _snowflake(user_id, "user_id")
+        rows = await self._read(
+            "SELECT game_id, user_id, seat, name, rank, score, kind, finished_at FROM results "
+            "WHERE user_id = ? ORDER BY finished_at DESC, game_id DESC", (user,))
+        return [ResultRow(*r) for r in rows]
+
+
+def _report_orphan(task: asyncio.Task) -> None:
+    """The outcome of a write whose caller was cancelled (nobody else will see it)."""
+    if task.cancelled():
+        log.warning("a write was cancelled with its caller (rolled back)")
+    elif task.exception() is not None:
+        log.warning("a write whose caller was cancelled failed (rolled back): %r",
+                    task.exception())
+    else:
+        log.info("a write whose caller was cancelled was committed")
