@@ -279,7 +279,11 @@ def legal_actions(state: EvoState, p: int) -> list[dict]:
         return acts + cards.plays(state, p, "move")
     if state.stage == "hatch":
         names = board(state).names
-        return ([{"type": "hatch", "region": names[r]} for r in hatch_regions(state, p)]
+        regions = hatch_regions(state, p)
+        # births are compulsory, but a player left here only by a card (no free region)
+        # may give up the births instead of having to play it
+        skip = [] if regions else [{"type": "end"}]
+        return (skip + [{"type": "hatch", "region": names[r]} for r in regions]
                 + cards.plays(state, p, "hatch"))
     if state.stage == "choose":
         return loss_choices(state, p)
@@ -398,7 +402,7 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
         raise IllegalAction("bad_action")
     if state.phase == OVER:
         raise IllegalAction("game_over")
-    if not isinstance(p, int) or not 0 <= p < state.n:
+    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < state.n:
         raise IllegalAction("not_a_player")
     if p not in to_act(state):
         return _not_your_turn(state, p)
@@ -462,6 +466,7 @@ def _act_move(state: EvoState, p: int, action: dict, events: list) -> None:
     won = True
     if q != -1:
         won = fight(state, p, q, b, False, events)
+        events[-1]["from"] = region_name(state, a)  # a losing attacker leaves this region
     state.occ[a] = -1
     if won:
         state.occ[b] = p
@@ -470,6 +475,10 @@ def _act_move(state: EvoState, p: int, action: dict, events: list) -> None:
 
 
 def _act_hatch(state: EvoState, p: int, action: dict, events: list) -> None:
+    if action["type"] == "end" and not hatch_regions(state, p):
+        events.append({"type": "births_blocked", "player": p, "missed": state.births})
+        _next_actor(state)
+        return
     if action["type"] != "hatch":
         raise IllegalAction("wrong_action", expected="hatch", got=action["type"])
     r = parse_region(state, action.get("region"))
@@ -488,7 +497,8 @@ def _act_hatch(state: EvoState, p: int, action: dict, events: list) -> None:
     if q != -1 and not fight(state, p, q, r, True, events):
         return
     state.occ[r] = p
-    state.newborn.append(r)
+    if r not in state.newborn:  # a newborn that took another newborn's region
+        state.newborn.append(r)
     events.append({"type": "birth", "player": p, "region": region_name(state, r),
                    "births_left": state.births})
 

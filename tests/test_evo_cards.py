@@ -1,0 +1,931 @@
+"""EVO's 26 event cards (French rulebook 003_*, "DÉTAIL DES CARTES ÉVÉNEMENT") and the card
+rules of both rulebooks: no cards in turns 1-2, one climate card per turn, cards played in
+turn order, effects that last until the end of the turn (or of the phase).
+
+Positions come from ``engine.evo.scenario``; regions are picked by terrain and adjacency, never
+by name; dice are forced through the state's random generator.
+"""
+
+from __future__ import annotations
+
+from itertools import count
+
+import pytest
+
+from engine import IllegalAction
+from engine.core import Rng
+from engine.evo import EVO, check_invariants, scenario
+from engine.evo.cards import TIMING
+from engine.evo.data import board_for, rules_data
+from engine.evo.state import BIRTHS, EVOLUTION, INITIATIVE, MOVEMENT, SURVIVAL
+
+DATA = rules_data()
+TERRAINS = DATA["climate"]["terrains"]
+BEACH, PRAIRIE, HILL, MOUNTAIN = (TERRAINS.index(t) for t in ("beach", "prairie", "hill", "mountain"))
+TRACK = [TERRAINS.index(t) for t in DATA["climate"]["track"]]
+B = board_for(3)
+
+
+# --- helpers (the same as in test_evo_rules.py) ------------------------------------------------
+
+def rng_for_dice(*faces: int) -> int:
+    for x in count():
+        r = Rng(x)
+        if all(r.die() == f for f in faces):
+            return x
+    raise AssertionError("unreachable")
+
+
+def forced(state, *faces: int):
+    s = state.clone()
+    s.rng = rng_for_dice(*faces)
+    return s
+
+
+def square_of(terrain: int) -> int:
+    return TRACK.index(terrain)
+
+
+def of_terrain(terrain: int, b=B) -> list[int]:
+    return [r for r in range(len(b)) if b.terrain[r] == terrain]
+
+
+def distances(src: int, b=B) -> dict[int, int]:
+    dist = {src: 0}
+    frontier = [src]
+    while frontier:
+        nxt = []
+        for x in frontier:
+            for y in b.neighbours[x]:
+                if y not in dist:
+                    dist[y] = dist[x] + 1
+                    nxt.append(y)
+        frontier = nxt
+    return dist
+
+
+def far_region(taken, min_dist: int = 3, pred=lambda r: True, b=B) -> int:
+    dists = [distances(t, b) for t in taken]
+    for r in range(len(b)):
+        if pred(r) and all(d.get(r, 99) >= min_dist for d in dists):
+            return r
+    raise AssertionError("board too small for this test")
+
+
+def hub(min_neighbours: int = 5) -> int:
+    """A region with many neighbours."""
+    return next(r for r in range(len(B)) if len(B.neighbours[r]) >= min_neighbours)
+
+
+def nm(regions) -> list[str]:
+    return [B.names[r] for r in regions]
+
+
+def act(state, player, action):
+    return EVO.apply_action(state, player, action)
+
+
+def play(state, player, card, **params):
+    return act(state, player, {"type": "play", "card": card, **params})
+
+
+def events_of(events, kind: str) -> list[dict]:
+    return [e for e in events if e["type"] == kind]
+
+
+def assert_illegal(state, player, action, code: str) -> IllegalAction:
+    with pytest.raises(IllegalAction) as info:
+        EVO.apply_action(state, player, action)
+    assert info.value.code == code, info.value
+    return info.value
+
+
+def card_plays(state, p, card) -> list[dict]:
+    return [a for a in EVO.legal_actions(state, p) if a["type"] == "play" and a["card"] == card]
+
+
+def default_action(state, p) -> dict:
+    acts = EVO.legal_actions(state, p)
+    assert acts, f"player {p} to act but has no legal action (stage {state.stage})"
+    if state.window is not None:
+        return {"type": "pass"}
+    if state.stage == "move":
+        return {"type": "end"}
+    if state.stage == "bid":
+        bids = [a for a in acts if a["type"] == "bid"]
+        return min(bids, key=lambda a: (a["amount"], a["gene"])) if bids else acts[0]
+    return next(a for a in acts if a["type"] != "play")
+
+
+def drive(state, until, limit: int = 2000):
+    events: list[dict] = []
+    for _ in range(limit):
+        if until(state):
+            return state, events
+        p = EVO.to_act(state)[0]
+        state, ev = EVO.apply_action(state, p, default_action(state, p))
+        events.extend(ev)
+    raise AssertionError("drive did not reach the goal")
+
+
+def cards_scenario(hands, **kw):
+    """A turn-3 position (cards allowed) where only ``hands`` are held."""
+    kw.setdefault("turn", 3)
+    return scenario(kw.pop("players", 3), hands=hands, **kw)
+
+
+def at_window(state, at: str, who: int):
+    assert state.window is not None and state.window["at"] == at, state.window
+    assert EVO.to_act(state) == [who]
+
+
+def three_apart(pred=lambda r: True) -> list[int]:
+    regs = [next(r for r in range(len(B)) if pred(r))]
+    regs.append(far_region(regs, pred=pred))
+    regs.append(far_region(regs, pred=pred))
+    return regs
+
+
+# --- general card rules -------------------------------------------------------------------------
+
+def test_every_card_has_a_timing_and_the_deck_has_26_cards():
+    assert len(DATA["cards"]["deck"]) == 26 == len(set(DATA["cards"]["deck"]))
+    assert set(TIMING) == set(DATA["cards"]["deck"])
+
+
+@pytest.mark.parametrize("turn", [1, 2])
+def test_no_cards_in_the_first_two_turns(turn):
+    s = cards_scenario({0: ["cata", "motivation", "eon_calme"]}, turn=turn, phase="climate")
+    # no phase-2 window: the die was rolled at once
+    assert s.window is None and s.phase == MOVEMENT and s.history["climate"]["die"] is not None
+    assert EVO.to_act(s) == [0]
+    assert not card_plays(s, 0, "motivation") and not card_plays(s, 0, "eon_calme")
+    assert_illegal(s, 0, {"type": "play", "card": "motivation"}, "cards_too_early")
+
+
+def test_cards_allowed_from_turn_three():
+    s = cards_scenario({0: ["cata"]}, phase="climate")
+    at_window(s, "phase2", 0)
+    assert {"type": "play", "card": "cata"} in EVO.legal_actions(s, 0)
+
+
+def test_card_not_in_hand_unknown_and_wrong_time():
+    s = cards_scenario({0: ["cata", "motivation"]}, phase="climate")
+    assert_illegal(s, 0, {"type": "play", "card": "encore"}, "card_not_in_hand")
+    assert_illegal(s, 0, {"type": "play", "card": "nope"}, "unknown_card")
+    assert_illegal(s, 0, {"type": "play", "card": "motivation"}, "card_wrong_time")
+    assert_illegal(s, 0, {"type": "end"}, "card_window_open")
+
+
+def test_window_asks_only_when_a_card_is_playable():
+    # ON CRAME is a phase-5 card: no window opens at the start of the climate phase
+    s = cards_scenario({0: ["on_crame"]}, phase="climate")
+    assert s.window is None and s.phase == MOVEMENT
+
+
+def test_several_players_at_one_window_play_in_turn_order_and_may_pass():
+    a, c, _ = three_apart()
+    s = cards_scenario({0: ["maousse_kosto"], 1: ["grand_frere"]}, phase="movement",
+                       order=[1, 0, 2], dinos={0: [B.names[a]], 1: [B.names[c]], 2: []})
+    at_window(s, "phase3", 1)  # player 1 is first in turn order
+    assert card_plays(s, 1, "grand_frere")
+    s, ev = play(s, 1, "grand_frere")
+    assert events_of(ev, "card_played")[0]["player"] == 1
+    # player 0 sees it and changes his mind
+    at_window(s, "phase3", 0)
+    s, _ = act(s, 0, {"type": "pass"})
+    assert s.window is None and "maousse_kosto" in s.hands[0]
+    assert s.effects.get("grand_frere") == [1] and "maousse" not in s.effects
+
+
+def test_player_who_plays_keeps_the_turn_then_others_are_asked_again():
+    s = cards_scenario({0: ["maousse_kosto", "grand_frere"], 1: ["gaz_de_combat"]},
+                       phase="movement")
+    at_window(s, "phase3", 0)
+    s, _ = play(s, 0, "maousse_kosto")
+    at_window(s, "phase3", 0)  # may play another card
+    s, _ = act(s, 0, {"type": "pass"})
+    at_window(s, "phase3", 1)
+    s, _ = play(s, 1, "gaz_de_combat", target=2)
+    # after player 1's card, player 0 is asked again and may now play his second card
+    at_window(s, "phase3", 0)
+    s, _ = play(s, 0, "grand_frere")
+    assert s.effects["maousse"] == [0] and s.effects["grand_frere"] == [0]
+    assert s.effects["peace"] == [[1, 2]]
+
+
+def test_only_one_climate_card_per_turn_first_in_order_plays_it():
+    s = cards_scenario({0: ["gene_meteo", "eon_calme"], 1: ["cata"]}, phase="climate",
+                       order=[1, 0, 2], climate=0)
+    at_window(s, "phase2", 1)
+    s, _ = play(s, 1, "cata")
+    at_window(s, "phase2", 0)
+    assert not card_plays(s, 0, "gene_meteo")
+    err = assert_illegal(s, 0, {"type": "play", "card": "gene_meteo", "die": 3},
+                         "climate_card_played")
+    assert err.params["card"] == "gene_meteo"
+    s, _ = act(s, 0, {"type": "pass"})
+    assert s.climate == 2 and "gene_meteo" in s.hands[0]
+
+
+def test_climate_card_limit_resets_next_turn():
+    s = cards_scenario({0: ["cata"], 1: ["gene_meteo"]}, phase="climate", climate=0)
+    s, _ = play(s, 0, "cata")
+    assert s.window is None  # player 1's GÈNE MÉTÉO is no longer playable this turn
+    s, _ = drive(s, lambda x: x.turn == 4 and x.window is not None and x.window["at"] == "phase2")
+    assert card_plays(s, 1, "gene_meteo")
+
+
+def test_effects_end_with_the_turn():
+    a, c, _ = three_apart()
+    nb = B.neighbours[a][0]
+    s = cards_scenario({0: ["gaz_de_combat"]}, phase="movement",
+                       dinos={0: [B.names[a]], 1: [B.names[nb]], 2: []})
+    s, _ = play(s, 0, "gaz_de_combat", target=1)
+    assert_illegal(s, 0, {"type": "move", "from": B.names[a], "to": B.names[nb]}, "peace")
+    s, _ = drive(s, lambda x: x.turn == 4 and x.phase == MOVEMENT and x.stage == "move"
+                 and x.window is None)
+    assert s.effects == {}
+    # put the two species side by side again (the turn may have moved or killed them)
+    mover = EVO.to_act(s)[0]
+    other = 1 if mover == 0 else 0
+    s.occ = [-1] * len(B)
+    s.occ[a], s.occ[nb] = mover, other
+    assert {"type": "move", "from": B.names[a], "to": B.names[nb]} in EVO.legal_actions(s, mover)
+
+
+def test_phase_effect_maousse_kosto_does_not_reach_births():
+    # MAOUSSE KOSTO (+2 when attacking, this phase) and Y A PLUS DE JEUNESSE (+1 for the
+    # newborns, phase 4): the newborn fights with +1 only
+    x = hub(4)
+    y = B.neighbours[x][0]
+    s = cards_scenario({0: ["maousse_kosto", "plus_de_jeunesse"]}, phase="movement",
+                       dinos={0: [B.names[x]], 1: [B.names[y]], 2: []})
+    s, _ = play(s, 0, "maousse_kosto")
+    s, _ = drive(s, lambda z: z.phase == BIRTHS and z.window is not None)
+    s, _ = play(s, 0, "plus_de_jeunesse")
+    s, _ = drive(s, lambda z: z.stage == "hatch" and EVO.to_act(z) == [0] and z.window is None)
+    s2, ev = act(forced(s, 5), 0, {"type": "hatch", "region": B.names[y]})
+    (f,) = events_of(ev, "fight")
+    assert f["difference"] == 1 and not f["won"]
+
+
+# --- phase 2: climate -----------------------------------------------------------------------------
+
+def test_deluge():
+    coast = [r for r in range(len(B)) if B.coastal[r]]
+    inland = [r for r in range(len(B)) if not B.coastal[r]]
+    a = coast[0]
+    c = far_region([a], pred=lambda r: B.coastal[r])
+    d = far_region([a, c], pred=lambda r: B.coastal[r])
+    e = inland[0]
+    s = cards_scenario({0: ["deluge"]}, phase="climate",
+                       dinos={0: nm([a, e]), 1: [B.names[c]], 2: [B.names[d]]},
+                       genes={1: {"parasol": 4}})
+    at_window(s, "phase2", 0)
+    wanted = {a: 3, c: 1, d: 4}  # 3+1=4 drowns; 1+4=5 and 4+1=5 survive
+    faces = [wanted[r] for r in sorted(wanted)] + [2]  # then the climate die: no move
+    s2, ev = play(forced(s, *faces), 0, "deluge")
+    rolls = events_of(ev, "deluge_roll")
+    assert [(r["region"], r["die"], r["drowned"]) for r in rolls] == [
+        (B.names[r], wanted[r], r == a) for r in sorted(wanted)]
+    assert s2.occ[a] == -1 and s2.occ[c] == 1 and s2.occ[d] == 2 and s2.occ[e] == 0
+    assert events_of(ev, "death")[0]["cause"] == "deluge"
+    assert s2.climate == s.climate  # the climate die is still rolled after the card
+
+
+def test_accident_only_against_a_player_with_five_dinos():
+    beaches = of_terrain(BEACH)
+    s = cards_scenario({0: ["accident"]}, phase="climate",
+                       dinos={0: nm(beaches[0:1]), 1: nm(beaches[1:6]), 2: nm(beaches[6:10])})
+    plays = card_plays(s, 0, "accident")
+    assert {p["target"] for p in plays} == {1}
+    assert {p["region"] for p in plays} == set(nm(beaches[1:6]))
+    assert_illegal(s, 0, {"type": "play", "card": "accident", "target": 2,
+                          "region": B.names[beaches[6]]}, "card_bad_target")
+    assert_illegal(s, 0, {"type": "play", "card": "accident", "target": 1,
+                          "region": B.names[beaches[0]]}, "card_bad_target")
+    s2, ev = play(s, 0, "accident", target=1, region=B.names[beaches[3]])
+    assert s2.occ[beaches[3]] == -1 and s2.occ.count(1) == 4
+    assert events_of(ev, "death")[0]["cause"] == "accident"
+
+
+def test_accident_not_playable_without_a_big_target():
+    beaches = of_terrain(BEACH)
+    s = cards_scenario({0: ["accident", "eon_calme"]}, phase="climate",
+                       dinos={0: nm(beaches[0:1]), 1: nm(beaches[1:5]), 2: []})
+    assert not card_plays(s, 0, "accident")
+    assert_illegal(s, 0, {"type": "play", "card": "accident", "target": 1,
+                          "region": B.names[beaches[1]]}, "card_not_playable")
+
+
+@pytest.mark.parametrize("square", range(6))
+def test_cata_moves_two_squares_forward_without_a_die(square):
+    s = cards_scenario({0: ["cata"]}, phase="climate", climate=square)
+    s2, ev = play(s, 0, "cata")
+    assert s2.climate == (square + 2) % 6
+    assert s2.rng == s.rng  # no die rolled
+    (c,) = events_of(ev, "climate")
+    assert c["die"] is None and s2.phase == MOVEMENT
+
+
+@pytest.mark.parametrize("die", range(1, 7))
+def test_gene_meteo_chooses_the_die(die):
+    s = cards_scenario({0: ["gene_meteo"]}, phase="climate", climate=2)
+    assert sorted(p["die"] for p in card_plays(s, 0, "gene_meteo")) == [1, 2, 3, 4, 5, 6]
+    s2, ev = play(s, 0, "gene_meteo", die=die)
+    assert s2.climate == {1: 1, 2: 2}.get(die, 3)
+    assert s2.rng == s.rng
+    assert events_of(ev, "climate")[0]["die"] == die
+
+
+def test_gene_meteo_needs_a_die_face():
+    s = cards_scenario({0: ["gene_meteo"]}, phase="climate")
+    assert_illegal(s, 0, {"type": "play", "card": "gene_meteo", "die": 7}, "card_bad_target")
+
+
+@pytest.mark.parametrize("square", range(6))
+def test_plus_de_saison_swaps_green_or_brown_then_rolls(square):
+    s = cards_scenario({0: ["plus_de_saison", "eon_calme"]}, phase="climate", climate=square)
+    plays = card_plays(s, 0, "plus_de_saison")
+    colour = TRACK[square]
+    if colour not in (PRAIRIE, HILL):
+        assert not plays
+        assert_illegal(s, 0, {"type": "play", "card": "plus_de_saison"}, "card_not_playable")
+        return
+    (twin,) = [i for i, t in enumerate(TRACK) if t == colour and i != square]
+    s2, ev = play(forced(s, 3), 0, "plus_de_saison")
+    assert s2.climate == twin  # swapped; the window is still open, the die not yet rolled
+    assert events_of(ev, "climate_swap")[0]["to"] == twin
+    s3, ev = act(s2, 0, {"type": "pass"})
+    assert s3.climate == (twin + 1) % 6
+    assert events_of(ev, "climate")[0]["die"] == 3
+
+
+# --- phase 3: movement and combat -------------------------------------------------------------
+
+def test_motivation_at_the_start_of_phase_3():
+    beaches = of_terrain(BEACH)
+    s = cards_scenario({0: ["motivation"]}, phase="movement",
+                       dinos={0: nm(beaches[:4]), 1: [], 2: []})
+    at_window(s, "phase3", 0)
+    s, _ = play(s, 0, "motivation")
+    assert s.stage == "move" and EVO.to_act(s) == [0]
+    assert s.steps == 4  # four dinos on the board, whatever the single leg
+
+
+def test_motivation_during_own_movement():
+    beaches = of_terrain(BEACH)
+    s = cards_scenario({0: ["motivation"]}, phase="movement",
+                       dinos={0: nm(beaches[:5]), 1: [], 2: []}, genes={0: {"legs": 2}})
+    s, _ = act(s, 0, {"type": "pass"})
+    assert s.steps == 2
+    m = next(a for a in EVO.legal_actions(s, 0) if a["type"] == "move")
+    s, _ = act(s, 0, m)
+    assert card_plays(s, 0, "motivation")
+    s, _ = play(s, 0, "motivation")
+    assert s.steps == 4  # five steps in all, one already used
+
+
+def test_maousse_kosto_two_more_horns_when_attacking():
+    x = hub(4)
+    y = B.neighbours[x][0]
+    base = cards_scenario({0: ["maousse_kosto"]}, phase="movement",
+                          dinos={0: [B.names[x]], 1: [B.names[y]], 2: []})
+    move = {"type": "move", "from": B.names[x], "to": B.names[y]}
+    # without the card, a 5 loses (same horns: 1-2 win)
+    no_card, _ = act(base, 0, {"type": "pass"})
+    _, ev = act(forced(no_card, 5), 0, move)
+    assert not events_of(ev, "fight")[0]["won"]
+    s, _ = play(base, 0, "maousse_kosto")
+    s2, ev = act(forced(s, 5), 0, move)
+    (f,) = events_of(ev, "fight")
+    assert f["difference"] == 2 and f["won"] and s2.occ[y] == 0
+    _, ev = act(forced(s, 6), 0, move)
+    assert not events_of(ev, "fight")[0]["won"]
+
+
+def test_maousse_kosto_lets_a_weaker_species_attack_but_not_defend():
+    x = hub(4)
+    y = B.neighbours[x][0]
+    s = cards_scenario({0: ["maousse_kosto"]}, phase="movement", order=[0, 1, 2],
+                       dinos={0: [B.names[x]], 1: [B.names[y]], 2: []},
+                       genes={1: {"horns": 2}, 0: {"legs": 1}})
+    no_card, _ = act(s, 0, {"type": "pass"})
+    move = {"type": "move", "from": B.names[x], "to": B.names[y]}
+    assert_illegal(no_card, 0, move, "too_few_horns")
+    s, _ = play(s, 0, "maousse_kosto")
+    assert move in EVO.legal_actions(s, 0)
+    s, _ = act(s, 0, {"type": "end"})
+    # player 1 attacks player 0: MAOUSSE KOSTO does not help a defender
+    back = {"type": "move", "from": B.names[y], "to": B.names[x]}
+    _, ev = act(forced(s, 5), 1, back)
+    assert events_of(ev, "fight")[0]["difference"] == 2
+
+
+def test_grand_frere_two_more_horns_when_attacked():
+    x = hub(4)
+    y = B.neighbours[x][0]
+    s = cards_scenario({1: ["grand_frere"]}, phase="movement",
+                       dinos={0: [B.names[x]], 1: [B.names[y]], 2: []})
+    at_window(s, "phase3", 1)
+    s, _ = play(s, 1, "grand_frere")
+    move = {"type": "move", "from": B.names[x], "to": B.names[y]}
+    assert move not in EVO.legal_actions(s, 0)
+    assert_illegal(s, 0, move, "too_few_horns")
+    # with one horn the attacker is one short: wins on a 1 only
+    s1 = cards_scenario({1: ["grand_frere"]}, phase="movement", genes={0: {"horns": 1}},
+                        dinos={0: [B.names[x]], 1: [B.names[y]], 2: []})
+    s1, _ = play(s1, 1, "grand_frere")
+    _, ev = act(forced(s1, 2), 0, move)
+    assert events_of(ev, "fight")[0]["difference"] == -1 and not events_of(ev, "fight")[0]["won"]
+    _, ev = act(forced(s1, 1), 0, move)
+    assert events_of(ev, "fight")[0]["won"]
+
+
+def test_gaz_de_combat_peace_between_two_players():
+    x = hub(5)
+    y, z = B.neighbours[x][0], B.neighbours[x][1]
+    s = cards_scenario({0: ["gaz_de_combat"]}, phase="movement",
+                       dinos={0: [B.names[x]], 1: [B.names[y]], 2: [B.names[z]]})
+    assert {p["target"] for p in card_plays(s, 0, "gaz_de_combat")} == {1, 2}
+    s, _ = play(s, 0, "gaz_de_combat", target=1)
+    assert_illegal(s, 0, {"type": "move", "from": B.names[x], "to": B.names[y]}, "peace")
+    assert {"type": "move", "from": B.names[x], "to": B.names[z]} in EVO.legal_actions(s, 0)
+    s, _ = act(s, 0, {"type": "end"})
+    assert_illegal(s, 1, {"type": "move", "from": B.names[y], "to": B.names[x]}, "peace")
+    s, _ = act(s, 1, {"type": "end"})
+    assert {"type": "move", "from": B.names[z], "to": B.names[x]} in EVO.legal_actions(s, 2)
+
+
+def test_regime_vegetarien_no_combat():
+    x = hub(5)
+    y, z = B.neighbours[x][0], B.neighbours[x][1]
+    s = cards_scenario({2: ["regime_vegetarien"]}, phase="movement",
+                       dinos={0: [B.names[x]], 1: [B.names[y]], 2: [B.names[z]]})
+    s, _ = play(s, 2, "regime_vegetarien")
+    assert_illegal(s, 0, {"type": "move", "from": B.names[x], "to": B.names[y]}, "no_combat")
+    assert_illegal(s, 0, {"type": "move", "from": B.names[x], "to": B.names[z]}, "no_combat")
+    moves = [m for m in EVO.legal_actions(s, 0) if m["type"] == "move"]
+    assert moves and all(s.occ[B.region(m["to"])] == -1 for m in moves)
+
+
+def test_regime_vegetarien_lasts_the_whole_turn():
+    # played in phase 3, it also forbids Y A PLUS DE JEUNESSE's fights in phase 4
+    x = hub(4)
+    y = B.neighbours[x][0]
+    s = cards_scenario({0: ["plus_de_jeunesse"], 1: ["regime_vegetarien"]}, phase="movement",
+                       dinos={0: [B.names[x]], 1: [B.names[y]], 2: []})
+    s, _ = act(s, 0, {"type": "pass"})
+    s, _ = play(s, 1, "regime_vegetarien")
+    s, _ = drive(s, lambda z: z.phase == BIRTHS and z.window is not None)
+    s, _ = play(s, 0, "plus_de_jeunesse")
+    s, _ = drive(s, lambda z: z.stage == "hatch" and EVO.to_act(z) == [0] and z.window is None)
+    assert B.names[y] not in {a.get("region") for a in EVO.legal_actions(s, 0)}
+    assert_illegal(s, 0, {"type": "hatch", "region": B.names[y]}, "no_combat")
+
+
+# --- phase 4: births ----------------------------------------------------------------------------
+
+def test_plus_de_jeunesse_births_on_occupied_regions_with_one_more_horn():
+    x = hub(4)
+    y = B.neighbours[x][0]
+    s = cards_scenario({0: ["plus_de_jeunesse"]}, phase="births",
+                       dinos={0: [B.names[x]], 1: [B.names[y]], 2: []})
+    at_window(s, "phase4", 0)
+    assert B.names[y] not in {a.get("region") for a in EVO.legal_actions(
+        act(s, 0, {"type": "pass"})[0], 0)}
+    s, _ = play(s, 0, "plus_de_jeunesse")
+    assert {"type": "hatch", "region": B.names[y]} in EVO.legal_actions(s, 0)
+    won, ev = act(forced(s, 4), 0, {"type": "hatch", "region": B.names[y]})
+    (f,) = events_of(ev, "fight")
+    assert f["difference"] == 1 and f["won"] and f["newborn"]
+    assert won.occ[y] == 0 and won.occ.count(1) == 0 and y in won.newborn
+    lost, ev = act(forced(s, 5), 0, {"type": "hatch", "region": B.names[y]})
+    assert not events_of(ev, "fight")[0]["won"]
+    assert lost.occ[y] == 1 and lost.occ.count(0) == 1  # the newborn is lost, birth used
+    assert lost.phase != BIRTHS or EVO.to_act(lost) != [0]
+
+
+def test_plus_de_jeunesse_cannot_hatch_on_own_dino():
+    x = hub(4)
+    y = B.neighbours[x][0]
+    s = cards_scenario({0: ["plus_de_jeunesse"]}, phase="births",
+                       dinos={0: nm([x, y]), 1: [], 2: []})
+    s, _ = play(s, 0, "plus_de_jeunesse")
+    assert_illegal(s, 0, {"type": "hatch", "region": B.names[y]}, "region_taken")
+
+
+def test_pondeuse_musclee_births_two_or_three_regions_away():
+    x = hub(5)
+    s = cards_scenario({0: ["pondeuse_musclee"]}, phase="births",
+                       dinos={0: [B.names[x]], 1: [], 2: []})
+    dist = distances(x)
+    before = {a["region"] for a in EVO.legal_actions(act(s, 0, {"type": "pass"})[0], 0)
+              if a["type"] == "hatch"}
+    assert before == {B.names[r] for r, d in dist.items() if d == 1}
+    s, _ = play(s, 0, "pondeuse_musclee")
+    after = {a["region"] for a in EVO.legal_actions(s, 0) if a["type"] == "hatch"}
+    assert after == {B.names[r] for r, d in dist.items() if 1 <= d <= 3}
+    four = [r for r, d in dist.items() if d == 4]
+    assert four
+    assert_illegal(s, 0, {"type": "hatch", "region": B.names[four[0]]}, "not_near_adult")
+    three = next(r for r, d in dist.items() if d == 3)
+    s2, _ = act(s, 0, {"type": "hatch", "region": B.names[three]})
+    assert s2.occ[three] == 0
+
+
+def test_pondeuse_musclee_playable_on_own_birth_turn():
+    x = hub(5)
+    s = cards_scenario({0: ["pondeuse_musclee"]}, phase="births",
+                       dinos={0: [B.names[x]], 1: [], 2: []}, genes={0: {"egg": 2}})
+    s, _ = act(s, 0, {"type": "pass"})
+    assert s.stage == "hatch" and card_plays(s, 0, "pondeuse_musclee")
+    s, _ = act(s, 0, {"type": "hatch", "region": B.names[B.neighbours[x][0]]})
+    s, _ = play(s, 0, "pondeuse_musclee")
+    far = next(r for r, d in distances(x).items() if d == 3)
+    s, _ = act(s, 0, {"type": "hatch", "region": B.names[far]})
+    assert s.occ[far] == 0 and s.occ.count(0) == 3
+
+
+def test_evolution_capote_no_birth_phase():
+    a, c, d = three_apart()
+    s = cards_scenario({2: ["evolution_capote"]}, phase="births",
+                       dinos={0: [B.names[a]], 1: [B.names[c]], 2: [B.names[d]]})
+    at_window(s, "phase4", 2)
+    s2, ev = play(s, 2, "evolution_capote")
+    assert events_of(ev, "no_births") and not events_of(ev, "birth")
+    assert [s2.occ.count(p) for p in range(3)] == [1, 1, 1]
+    assert s2.phase in (SURVIVAL, EVOLUTION)
+
+
+def _ciel_setup(p1_adults=5):
+    row = of_terrain(BEACH)
+    mine = row[0]
+    others = [r for r in row if distances(mine).get(r, 99) >= 3][:p1_adults]
+    p2 = far_region([mine] + others, min_dist=3)
+    s = cards_scenario({0: ["ciel_mon_mari"]}, phase="births",
+                       dinos={0: [B.names[mine]], 1: nm(others), 2: [B.names[p2]]})
+    # everybody hatches (defaults), then the end-of-births window opens for player 0
+    s, _ = drive(s, lambda z: z.window is not None or z.phase != BIRTHS)
+    return s
+
+
+def test_ciel_mon_mari_replaces_an_enemy_newborn():
+    s = _ciel_setup(5)
+    at_window(s, "phase4_end", 0)
+    plays = card_plays(s, 0, "ciel_mon_mari")
+    p1_newborn = [r for r in s.newborn if s.occ[r] == 1]
+    assert [p["region"] for p in plays] == nm(p1_newborn)  # not player 2 (2 dinos), not own
+    r = p1_newborn[0]
+    s2, ev = play(s, 0, "ciel_mon_mari", region=B.names[r])
+    assert s2.occ[r] == 0
+    assert s2.occ.count(0) == 3 and s2.occ.count(1) == 5
+    assert events_of(ev, "newborn_replaced")[0]["victim"] == 1
+    check_invariants(s2)
+
+
+def test_ciel_mon_mari_needs_a_victim_with_five_dinos():
+    s = _ciel_setup(3)  # player 1: 3 adults + 1 newborn
+    assert s.window is None  # nobody can play the card: no window, the turn goes on
+    assert s.phase in (SURVIVAL, EVOLUTION)
+
+
+# --- phase 5: survival --------------------------------------------------------------------------
+
+def test_pthermolactyl_all_own_dinos_survive_cold_zones():
+    hills = of_terrain(HILL)
+    mountain = of_terrain(MOUNTAIN)[0]
+    s = cards_scenario({0: ["pthermolactyl"]}, phase="survival", climate=square_of(PRAIRIE),
+                       dinos={0: nm(hills[:3] + [mountain]), 1: nm(hills[3:5]), 2: []})
+    at_window(s, "phase5", 0)
+    s, ev = play(s, 0, "pthermolactyl")
+    assert all(s.occ[r] == 0 for r in hills[:3])
+    assert s.occ[mountain] == -1  # very cold: still deadly
+    assert EVO.to_act(s) == [1] and s.pending[1] == [1, 0]  # only the player's own dinos
+
+
+def test_peau_adaptable_all_own_dinos_survive_hot_zones():
+    beaches = of_terrain(BEACH)
+    s = cards_scenario({0: ["peau_adaptable"]}, phase="survival", climate=square_of(HILL),
+                       dinos={0: nm(of_terrain(PRAIRIE)[:3] + beaches[:1]), 1: [], 2: []},
+                       mp=[10, 10, 10])
+    s, _ = play(s, 0, "peau_adaptable")
+    assert s.occ.count(0) == 3 and s.occ[beaches[0]] == -1
+    assert s.mp[0] == 13
+
+
+def test_on_crame_one_parasol_less_for_every_species():
+    beaches = of_terrain(BEACH)
+    s = cards_scenario({2: ["on_crame"]}, phase="survival", climate=square_of(PRAIRIE),
+                       dinos={0: nm(beaches[0:1]), 1: nm(beaches[1:3]), 2: nm(beaches[3:4])},
+                       genes={1: {"parasol": 2}, 2: {"parasol": 3}})
+    at_window(s, "phase5", 2)
+    s, ev = play(s, 2, "on_crame")
+    assert s.occ[beaches[0]] == -1  # 1 parasol - 1 = 0
+    assert s.pending[1] == [0, 1]  # 2 - 1 = 1 for two dinos
+    assert s.occ[beaches[3]] == 2  # 3 - 1 = 2 covers one dino
+    assert EVO.to_act(s) == [1]
+
+
+def test_ca_caille_one_fur_less_for_every_species():
+    hills = of_terrain(HILL)
+    s = cards_scenario({0: ["ca_caille"]}, phase="survival", climate=square_of(PRAIRIE),
+                       dinos={0: nm(hills[0:1]), 1: nm(hills[1:3]), 2: []},
+                       genes={1: {"fur": 2}})
+    s, _ = play(s, 0, "ca_caille")
+    assert s.occ[hills[0]] == -1
+    assert s.pending[1] == [1, 0] and EVO.to_act(s) == [1]
+
+
+def test_gene_survivaliste_one_point_lost_per_dino_lost():
+    mountains = of_terrain(MOUNTAIN)
+    beaches = of_terrain(BEACH)
+    # yellow climate: mountains and hills are deadly
+    s = cards_scenario({2: ["gene_survivaliste"]}, phase="survival", climate=square_of(BEACH),
+                       dinos={0: nm(mountains[:2] + beaches[:1]),
+                              1: nm(of_terrain(HILL)[:1] + beaches[1:2]),
+                              2: nm(beaches[2:3])}, mp=[10, 10, 10])
+    at_window(s, "phase5_end", 2)
+    assert s.mp == [11, 11, 11] and s.lost == [2, 1, 0]
+    s2, ev = play(s, 2, "gene_survivaliste")
+    assert s2.mp == [9, 10, 11]
+    assert {e["player"]: e["lost"] for e in events_of(ev, "points_lost")} == {0: 2, 1: 1}
+
+
+def test_gene_survivaliste_not_below_zero():
+    mountains = of_terrain(MOUNTAIN)
+    s = cards_scenario({2: ["gene_survivaliste"]}, phase="survival", climate=square_of(BEACH),
+                       dinos={0: nm(mountains[:3]), 1: [], 2: []}, mp=[1, 10, 10])
+    s2, _ = play(s, 2, "gene_survivaliste")
+    assert s2.mp[0] == 0
+
+
+# --- phase 6: meteorite and auction ---------------------------------------------------------------
+
+def test_rate_evolutionniste_one_gene_fewer_and_anyone_may_pass():
+    s = cards_scenario({0: ["rate_evolutionniste"]}, phase="evolution")
+    at_window(s, "phase6", 0)
+    assert s.auction is None  # played before the genes are drawn
+    s, _ = play(s, 0, "rate_evolutionniste")
+    assert len(s.auction["genes"]) == 2
+    assert {"type": "pass"} in EVO.legal_actions(s, 0)
+    genes0 = list(s.genes[0])
+    s, ev = act(s, 0, {"type": "pass"})
+    assert events_of(ev, "auction_pass")[0]["player"] == 0
+    s, _ = act(s, 1, {"type": "bid", "gene": 0, "amount": 0})
+    s, ev = act(s, 2, {"type": "bid", "gene": 1, "amount": 0})
+    assert s.genes[0] == genes0
+    assert sorted(e["player"] for e in events_of(ev, "bought")) == [1, 2]
+
+
+def test_evolution_separee_raises_must_be_three_points():
+    s = cards_scenario({0: ["evolution_separee"]}, phase="evolution", mp=[10, 10, 10])
+    s, _ = play(s, 0, "evolution_separee")
+    s, _ = act(s, 0, {"type": "bid", "gene": 0, "amount": 2})
+    assert min(a["amount"] for a in EVO.legal_actions(s, 1)
+               if a["type"] == "bid" and a["gene"] == 0) == 5
+    err = assert_illegal(s, 1, {"type": "bid", "gene": 0, "amount": 4}, "bid_too_low")
+    assert err.params["minimum"] == 5
+    s, _ = act(s, 1, {"type": "bid", "gene": 0, "amount": 5})
+    # player 1 did not play the card: player 0 may raise him by one
+    s, _ = act(s, 0, {"type": "bid", "gene": 0, "amount": 6})
+    assert s.auction["bids"][0] == [0, 6]
+
+
+def test_evolution_separee_on_own_bid_turn():
+    s = cards_scenario({1: ["evolution_separee"]}, phase="evolution")
+    s, _ = act(s, 1, {"type": "pass"})
+    s, _ = act(s, 0, {"type": "bid", "gene": 0, "amount": 0})
+    assert card_plays(s, 1, "evolution_separee")
+    s, _ = play(s, 1, "evolution_separee")
+    s, _ = act(s, 1, {"type": "bid", "gene": 1, "amount": 1})
+    assert_illegal(s, 2, {"type": "bid", "gene": 1, "amount": 3}, "bid_too_low")
+    s, _ = act(s, 2, {"type": "bid", "gene": 0, "amount": 1})  # player 0 is not protected
+
+
+def test_sursaut_genetique_counts_three_towards_payment():
+    s = cards_scenario({0: ["sursaut_genetique"]}, phase="evolution", mp=[1, 10, 10])
+    assert max(a["amount"] for a in EVO.legal_actions(act(s, 0, {"type": "pass"})[0], 0)
+               if a["type"] == "bid") == 1
+    s, _ = play(s, 0, "sursaut_genetique")
+    assert max(a["amount"] for a in EVO.legal_actions(s, 0) if a["type"] == "bid") == 4
+    s, _ = act(s, 0, {"type": "bid", "gene": 0, "amount": 4})
+    s, _ = act(s, 1, {"type": "bid", "gene": 1, "amount": 0})
+    s, ev = act(s, 2, {"type": "bid", "gene": 2, "amount": 0})
+    bought = {e["player"]: e for e in events_of(ev, "bought")}
+    assert bought[0]["paid"] == 1 and s.mp[0] == 0
+
+
+def test_sursaut_genetique_with_mutants_while_paying():
+    s = cards_scenario({0: ["sursaut_genetique"]}, phase="evolution", mp=[10, 10, 10],
+                       genes={0: {"mutant": 1}})
+    s, _ = act(s, 0, {"type": "pass"})
+    assert card_plays(s, 0, "sursaut_genetique")  # on the player's own bid turn too
+    s, _ = play(s, 0, "sursaut_genetique")
+    s, _ = act(s, 0, {"type": "bid", "gene": 0, "amount": 5})
+    s, _ = act(s, 1, {"type": "bid", "gene": 1, "amount": 0})
+    s, ev = act(s, 2, {"type": "bid", "gene": 2, "amount": 0})
+    assert {e["player"]: e["paid"] for e in events_of(ev, "bought")}[0] == 1
+    assert s.mp[0] == 9
+
+
+# --- any time ----------------------------------------------------------------------------------------
+
+def test_encore_takes_back_the_last_card_locked_until_next_turn():
+    s = cards_scenario({0: ["moi_dabord"], 1: ["encore"]}, phase="movement")
+    at_window(s, "phase3", 0)
+    assert not card_plays(s, 1, "encore")  # nothing to take back yet
+    s, _ = play(s, 0, "moi_dabord")
+    at_window(s, "phase3", 1)
+    s, ev = play(s, 1, "encore")
+    assert events_of(ev, "card_retrieved")[0]["card"] == "moi_dabord"
+    assert s.hands[1] == ["moi_dabord"] and s.locked[1] == ["moi_dabord"]
+    assert "moi_dabord" not in s.discard and "encore" in s.discard
+    assert s.effects["first"] == 0  # the card's effect is not undone
+    # locked this turn
+    s_hatch_1, _ = drive(s, lambda z: z.stage == "hatch" and EVO.to_act(z) == [1])
+    assert_illegal(s_hatch_1, 1, {"type": "play", "card": "moi_dabord"}, "card_locked")
+    # next turn it is free again (a phase-1 window opens for it)
+    s, _ = drive(s, lambda z: z.turn == 4 and z.window is not None)
+    assert s.locked == [[], [], []]
+    assert s.window["at"] == "phase1"
+    s, _ = drive(s, lambda z: EVO.to_act(z) == [1])
+    assert card_plays(s, 1, "moi_dabord")
+
+
+def test_encore_reacts_to_a_card_played_on_own_turn():
+    beaches = of_terrain(BEACH)
+    s = cards_scenario({0: ["motivation"], 1: ["encore"]}, phase="movement",
+                       dinos={0: nm(beaches[:3]), 1: [], 2: []})
+    s, _ = act(s, 0, {"type": "pass"})
+    s, _ = act(s, 1, {"type": "pass"})
+    assert s.stage == "move" and EVO.to_act(s) == [0]
+    s, ev = play(s, 0, "motivation")
+    assert events_of(ev, "window")[0]["at"] == "reaction"
+    at_window(s, "reaction", 1)
+    s, _ = play(s, 1, "encore")
+    assert s.hands[1] == ["motivation"] and s.locked[1] == ["motivation"]
+    assert s.window is None and EVO.to_act(s) == [0] and s.steps == 3
+
+
+def test_encore_only_right_after_a_card():
+    s = cards_scenario({0: ["maousse_kosto"], 1: ["encore", "grand_frere"]}, phase="movement")
+    s, _ = play(s, 0, "maousse_kosto")
+    at_window(s, "phase3", 1)
+    assert card_plays(s, 1, "encore")
+    s, _ = play(s, 1, "grand_frere")
+    s, _ = play(s, 1, "encore")  # the last card played is now player 1's own GRAND FRÈRE
+    assert s.hands[1] == ["grand_frere"]
+
+
+def test_moi_dabord_first_in_every_phase_until_end_of_turn():
+    a, c, d = three_apart()
+    s = cards_scenario({2: ["moi_dabord"]}, phase="movement", order=[0, 1, 2],
+                       dinos={0: [B.names[a]], 1: [B.names[c]], 2: [B.names[d]]})
+    at_window(s, "phase3", 2)
+    s, _ = play(s, 2, "moi_dabord")
+    seen = []
+    while s.phase == MOVEMENT:
+        (p,) = EVO.to_act(s)
+        seen.append(p)
+        s, _ = act(s, p, {"type": "end"})
+    assert seen == [2, 0, 1]
+    seen = []
+    while s.phase == BIRTHS:
+        (p,) = EVO.to_act(s)
+        seen.append(p)
+        s, _ = act(s, p, EVO.legal_actions(s, p)[0])
+    assert seen == [2, 0, 1]
+    s, _ = drive(s, lambda z: z.phase == EVOLUTION and z.stage == "bid")
+    assert s.auction["queue"][0] == 2 or EVO.to_act(s) == [2]
+    s, _ = drive(s, lambda z: z.turn == 4 and z.phase == MOVEMENT)
+    assert "first" not in s.effects
+
+
+def test_moi_dabord_only_at_the_start_of_a_phase():
+    s = cards_scenario({0: ["moi_dabord"]}, phase="movement")
+    s, _ = act(s, 0, {"type": "pass"})
+    assert s.stage == "move"
+    assert not card_plays(s, 0, "moi_dabord")
+    assert_illegal(s, 0, {"type": "play", "card": "moi_dabord"}, "card_wrong_time")
+
+
+def test_eon_calme_stops_every_card_for_the_rest_of_the_turn():
+    s = cards_scenario({0: ["cata"], 1: ["eon_calme"], 2: ["motivation", "encore"]},
+                       phase="climate", climate=0)
+    s, _ = play(s, 0, "cata")
+    at_window(s, "phase2", 1)
+    s, ev = play(s, 1, "eon_calme")
+    assert s.window is None  # closed at once, ENCORE is no longer possible
+    assert s.climate == 2  # CATA still counts
+    assert s.phase == MOVEMENT and s.stage == "move"
+    s, _ = drive(s, lambda z: EVO.to_act(z) == [2])
+    assert not card_plays(s, 2, "motivation")
+    assert_illegal(s, 2, {"type": "play", "card": "motivation"}, "cards_calm")
+    # no window for the rest of the turn, cards are back next turn
+    s, ev = drive(s, lambda z: z.turn == 4)
+    this_turn = ev[:ev.index({"type": "turn", "turn": 4, "meteor": s.meteor})]
+    assert events_of(ev, "points") and not events_of(this_turn, "window")
+    s, _ = drive(s, lambda z: z.phase == MOVEMENT)
+    assert "calm" not in s.effects
+
+
+def test_eon_calme_can_be_played_any_time():
+    s = cards_scenario({0: ["eon_calme"]}, phase="survival")
+    at_window(s, "phase5", 0)
+    s = cards_scenario({0: ["eon_calme"]}, phase="evolution")
+    at_window(s, "phase6", 0)
+    s, _ = act(s, 0, {"type": "pass"})
+    assert s.stage == "bid" and card_plays(s, 0, "eon_calme")
+
+
+def test_gene_inattendu_is_never_played_during_the_game_and_scores_two():
+    beaches = of_terrain(BEACH)
+    s = cards_scenario({0: ["gene_inattendu"]}, phase="climate")
+    assert s.window is None
+    assert_illegal(s, 0, {"type": "play", "card": "gene_inattendu"}, "card_wrong_time")
+    end = cards_scenario({0: ["gene_inattendu"]}, phase="survival", climate=square_of(BEACH),
+                         meteor=DATA["meteorite"]["last"] - 1, mp=[10, 11, 11],
+                         dinos={0: nm(beaches[:1]), 1: nm(beaches[1:2]), 2: nm(beaches[2:3])})
+    assert EVO.is_over(end)
+    assert end.mp == [13, 12, 12]
+    assert EVO.returns(end)[0]["player"] == 0
+
+
+# --- a bug found while writing these tests ------------------------------------------------------------
+
+def test_blocked_births_do_not_force_a_card_to_be_played():
+    x = hub(5)
+    ring = list(B.neighbours[x])
+    s = cards_scenario({0: ["eon_calme"]}, phase="births",
+                       dinos={0: [B.names[x]], 1: nm(ring), 2: []}, genes={1: {"horns": 3}})
+    s, events = act(s, 0, {"type": "pass"})  # the phase-4 window
+    # player 0 cannot hatch anywhere: he is either skipped or may decline, never forced to
+    # play ÉON CALME
+    if EVO.to_act(s) == [0] and s.stage == "hatch":
+        acts = EVO.legal_actions(s, 0)
+        assert any(a["type"] != "play" for a in acts), acts
+        s, ev = act(s, 0, next(a for a in acts if a["type"] != "play"))
+        events += ev
+    assert [e["player"] for e in events_of(events, "births_blocked")] == [0]
+    assert "eon_calme" in s.hands[0] and EVO.to_act(s) == [1]
+    assert s.occ.count(0) == 1
+
+
+def test_all_cards_played_conserve_the_deck():
+    s = cards_scenario({0: ["cata", "encore"], 1: ["gene_meteo"]}, phase="climate")
+    s, _ = play(s, 0, "cata")
+    s, _ = play(s, 0, "encore")
+    check_invariants(s)
+    assert s.hands[0] == ["cata"] and s.discard.count("encore") == 1
+
+
+def test_window_order_follows_the_initiative():
+    s = cards_scenario({0: ["eon_calme"], 1: ["encore"], 2: ["moi_dabord"]}, phase="initiative",
+                       genes={2: {"tail": 3}, 1: {"tail": 2}})
+    assert s.phase == INITIATIVE and s.order == [2, 1, 0]
+    at_window(s, "phase1", 2)
+    assert s.window["order"] == [2, 1, 0]
+
+
+
+# --- every card at every phase-start window ------------------------------------------------------
+
+# When each card may be played, read from the cards' text (not from the engine's table):
+# "A jouer pendant / au début de la phase N" -> the start of phase N; MOI D'ABORD at the start of
+# any phase; ÉON CALME at any time; ENCORE right after a card; CIEL MON MARI and GÈNE SURVIVALISTE
+# at the end of phases 4 and 5; GÈNE INATTENDU only after the last turn.
+RULEBOOK_PHASE_STARTS = {
+    "deluge": {2}, "accident": {2}, "cata": {2}, "gene_meteo": {2}, "plus_de_saison": {2},
+    "motivation": {3}, "maousse_kosto": {3}, "grand_frere": {3}, "gaz_de_combat": {3},
+    "regime_vegetarien": {3},
+    "plus_de_jeunesse": {4}, "pondeuse_musclee": {4}, "evolution_capote": {4},
+    "ciel_mon_mari": set(),
+    "pthermolactyl": {5}, "on_crame": {5}, "peau_adaptable": {5}, "ca_caille": {5},
+    "gene_survivaliste": set(),
+    "rate_evolutionniste": {6}, "evolution_separee": {6}, "sursaut_genetique": {6},
+    "moi_dabord": {1, 2, 3, 4, 5, 6}, "eon_calme": {1, 2, 3, 4, 5, 6},
+    "encore": set(), "gene_inattendu": set(),
+}
+PHASE_BY_NUMBER = {1: "initiative", 2: "climate", 3: "movement", 4: "births", 5: "survival",
+                   6: "evolution"}
+
+
+def test_rulebook_timing_table_covers_the_deck():
+    assert set(RULEBOOK_PHASE_STARTS) == set(DATA["cards"]["deck"])
+
+
+@pytest.mark.parametrize("card", sorted(RULEBOOK_PHASE_STARTS))
+@pytest.mark.parametrize("number", range(1, 7))
+def test_card_timing_at_phase_starts(card, number):
+    beaches = of_terrain(BEACH)
+    hand = [card] if card == "eon_calme" else [card, "eon_calme"]  # ÉON CALME opens every window
+    s = cards_scenario({0: hand}, phase=PHASE_BY_NUMBER[number], climate=1,
+                       dinos={0: nm(beaches[0:1]), 1: nm(beaches[1:6]), 2: nm(beaches[6:7])})
+    at_window(s, f"phase{number}", 0)
+    offered = bool(card_plays(s, 0, card))
+    assert offered == (number in RULEBOOK_PHASE_STARTS[card])
+    if not offered:
+        with pytest.raises(IllegalAction):
+            EVO.apply_action(s, 0, {"type": "play", "card": card})
