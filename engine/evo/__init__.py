@@ -90,8 +90,12 @@ class EvoGame:
         return state.to_json()
 
     def from_json(self, data: dict) -> EvoState:
-        state = EvoState.from_json(data)
-        check_invariants(state)
+        try:
+            state = EvoState.from_json(data)
+            check_invariants(state)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            # a field of the right JSON type with the wrong contents (e.g. "occ": ["a"])
+            raise CorruptState(f"malformed EVO state: {exc!r}") from exc
         return state
 
     def scenario(self, players: int = 3, seed: int = 0, **kw) -> EvoState:

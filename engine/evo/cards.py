@@ -144,7 +144,9 @@ def check_play(state, p: int, action: dict, at: str) -> tuple[str, dict]:
         if not legal:
             raise IllegalAction("card_not_playable", card=card)
         raise IllegalAction("card_bad_target", card=card)
-    return card, params
+    # the legal spelling: {"target": True} or {"die": 2.0} compare equal to 1 and 2 but must
+    # not get into the state
+    return card, legal[legal.index(params)]
 
 
 def play(state, p: int, card: str, params: dict, events: list) -> None:
