@@ -1,31 +1,113 @@
-"""The discord.py bot: loads the cogs and syncs the command tree."""
+"""The discord.py bot: opens the store, starts the host, loads the cogs, syncs commands."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+from pathlib import Path
 
 import discord
+from discord import app_commands
 from discord.ext import commands
+
+from cogs.common import lang_of, refusal, send_ephemeral
+from engine import IllegalAction
+from host import GameHost, HostError
 
 log = logging.getLogger("darwin")
 
-EXTENSIONS: list[str] = []  # game cogs register here as they land
+EXTENSIONS = ["cogs.lobby", "cogs.evo", "cogs.admin"]
 
 
 class DarwinBot(commands.Bot):
-    def __init__(self, config: dict) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    """``store`` and ``clock`` may be given (tests); otherwise the configured SQLite file."""
+
+    def __init__(self, config: dict, *, store=None, clock=None, sync_on_start: bool = True) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         help_command=None)
         self.config = config
+        self.store = store
+        self.clock = clock
+        self.host: GameHost | None = None
+        self.sync_on_start = sync_on_start
+        self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
+        from cogs.lobby import LobbyButton
+        from cogs.table import ActButton, ActSelect, HandButton, TableListener
+        from store import Store
+
+        if self.store is None:
+            self.store = await Store.open(self.config["storage"]["database"])
+        games = self.config["games"]
+        self.listener = TableListener(self)
+        self.host = GameHost(self.store, clock=self.clock, ai_delay=float(games["ai_delay"]),
+                             default_timer=float(games["turn_timer"]),
+                             ai_level=games.get("ai_level", "fast"), listener=self.listener)
+        self.add_dynamic_items(LobbyButton, ActButton, ActSelect, HandButton)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
+        await self.host.start()
+        if self.sync_on_start:
+            await self.sync_commands()
+
+    def command_hash(self) -> str:
+        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+    async def sync_commands(self) -> list:
+        """Sync to the development guild if configured; globally only when the tree changed."""
         guild_id = int(self.config["discord"].get("dev_guild") or 0)
         if guild_id:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-            log.info("commands synced to development guild %s", guild_id)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to development guild %s", len(synced), guild_id)
+            return synced
+        marker = Path(self.config["storage"]["database"]).with_suffix(".commands-hash")
+        digest = self.command_hash()
+        try:
+            if marker.read_text().strip() == digest:
+                log.info("command tree unchanged: no global sync")
+                return []
+        except OSError:
+            pass
+        synced = await self.tree.sync()
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.write_text(digest)
+        except OSError:
+            log.warning("could not write %s", marker)
+        log.info("synced %d commands globally", len(synced))
+        return synced
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        lang = lang_of(self)
+        if isinstance(original, (HostError, IllegalAction)):
+            await send_ephemeral(interaction, refusal(original, None, lang))
+            return
+        if isinstance(error, app_commands.CheckFailure):
+            await send_ephemeral(interaction, refusal(HostError("not_owner"), None, lang))
+            return
+        log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"),
+                  exc_info=original)
+        await send_ephemeral(interaction, refusal(error, None, lang))
+
+    async def stop_services(self) -> None:
+        """Stop timers, finish pending table posts, close the database (idempotent)."""
+        if self.host is not None:
+            await self.host.close()
+        if getattr(self, "listener", None) is not None:
+            await self.listener.drain()
+        if self.store is not None:
+            await self.store.close()
+
+    async def close(self) -> None:
+        await self.stop_services()
+        await super().close()
 
     async def on_ready(self) -> None:
         log.info("ready as %s", self.user)

@@ -35,7 +35,7 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str | None:
         return t(k, lang, order=", ".join(_who(names, p) for p in event["order"]))
     if kind == "climate":
         terrain = t(f"evo.terrain.{event['temperate']}", lang)
-        if event["die"] is None or event.get("by") is None or "delta" not in event:
+        if event.get("card") or event["die"] is None:
             return t("evo.event.climate_card", lang, player=_who(names, event.get("by")),
                      temperate=terrain)
         return t(k, lang, player=_who(names, event["by"]), die=event["die"], temperate=terrain)

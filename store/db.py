@@ -317,12 +317,13 @@ class Store:
         return await self._write(body)
 
     async def update_lobby(self, game_id: int, lobby: Mapping[str, Any], now: float) -> None:
-        """Replace a lobby game's lobby JSON (WrongStatus once it has started)."""
+        """Replace a live game's lobby JSON (seats, timer, messages): WrongStatus once the
+        game is over. During play this records seats handed to an AI."""
         lobby_json = encode(lobby, "lobby")
         at = _time(now)
 
         async def body(db: aiosqlite.Connection) -> None:
-            await self._require(db, game_id, ("lobby",))
+            await self._require(db, game_id, ("lobby", "active"))
             await db.execute("UPDATE games SET lobby = ?, updated_at = ? WHERE id = ?",
                              (lobby_json, at, game_id))
 

@@ -363,11 +363,13 @@ async def test_lifecycle_rules(mem: Store, clock):
     await mem.start_game(gid, {"turn": 0}, clock(), lobby={"seats": ["u1", "ai:1"], "msg": 9})
     row = await mem.get_game(gid)
     assert (row.status, row.seq, row.decoded().lobby["msg"]) == ("active", 0, 9)
-    with pytest.raises(WrongStatus):
-        await mem.update_lobby(gid, {}, clock())
+    await mem.update_lobby(gid, {"seats": ["u1", "ai:1"], "msg": 9, "left": 0}, clock())
+    assert (await mem.get_game(gid)).decoded().lobby["left"] == 0  # seats change in play
     with pytest.raises(WrongStatus):
         await mem.start_game(gid, {}, clock())
     await mem.set_aside(gid, "engine raised KeyError", clock())
+    with pytest.raises(WrongStatus):
+        await mem.update_lobby(gid, {}, clock())
     game = await mem.get_game(gid)
     assert (game.status, game.error) == ("broken", "engine raised KeyError")
     with pytest.raises(WrongStatus):

@@ -178,13 +178,14 @@ def play(state, p: int, card: str, params: dict, events: list) -> None:
         e["climate_set"] = True
         state.history["climate"] = {"die": None, "from": before, "to": state.climate}
         events.append({"type": "climate", "die": None, "delta": 2, "square": state.climate,
+                       "card": card,
                        "temperate": R.TERRAINS[R.TRACK[state.climate]], "by": p})
     elif card == "gene_meteo":
         before = state.climate
         delta = R.move_climate(state, params["die"])
         e["climate_set"] = True
         state.history["climate"] = {"die": params["die"], "from": before, "to": state.climate}
-        events.append({"type": "climate", "die": params["die"], "delta": delta,
+        events.append({"type": "climate", "die": params["die"], "delta": delta, "card": card,
                        "square": state.climate,
                        "temperate": R.TERRAINS[R.TRACK[state.climate]], "by": p})
     elif card == "plus_de_saison":

@@ -1,0 +1,117 @@
+"""The lobby shared by every game: a message with Join, Leave, Add AI, Start and Cancel."""
+
+from __future__ import annotations
+
+import discord
+from discord.ext import commands
+
+from cogs.common import NO_MENTIONS, can_manage, lang_of, refusal, send_ephemeral
+from engine import IllegalAction
+from host import HostError, LiveGame
+from messages import t
+
+
+def lobby_embed(game: LiveGame, lang: str) -> discord.Embed:
+    name = t(f"{game.kind}.name", lang)
+    lobby = game.lobby
+    lines = [t("bot.lobby_body", lang, count=len(game.seats), max=lobby["max"], min=lobby["min"])]
+    for i, seat in enumerate(game.seats):
+        key = "bot.lobby_seat_ai" if seat.get("ai") else "bot.lobby_seat"
+        lines.append(t(key, lang, n=i + 1, name=seat["name"]))
+    options = []
+    if game.options.get("variant"):
+        options.append(t("bot.lobby_variant", lang))
+    timer = int(lobby.get("timer") or 0)
+    options.append(t("bot.lobby_timer", lang, seconds=timer) if timer else t("bot.lobby_no_timer", lang))
+    lines.append(t("bot.lobby_options", lang, options=", ".join(options)))
+    return discord.Embed(title=t("bot.lobby_title", lang, game=name), description="\n".join(lines),
+                         colour=discord.Colour.dark_green())
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"dw:l:(?P<game>\d+):(?P<verb>join|leave|ai|start|cancel)"):
+    STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
+              "ai": discord.ButtonStyle.primary, "start": discord.ButtonStyle.success,
+              "cancel": discord.ButtonStyle.danger}
+
+    def __init__(self, game_id: int, verb: str, lang: str = "en") -> None:
+        super().__init__(discord.ui.Button(
+            label=t(f"bot.btn_{verb}", lang), style=self.STYLES[verb],
+            custom_id=f"dw:l:{game_id}:{verb}"))
+        self.game_id = game_id
+        self.verb = verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item, match):
+        return cls(int(match["game"]), match["verb"], lang_of(interaction.client))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("Lobby").press(interaction, self.game_id, self.verb)
+
+
+def lobby_view(game: LiveGame, lang: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for verb in ("join", "leave", "ai", "start", "cancel"):
+        view.add_item(LobbyButton(game.id, verb, lang))
+    return view
+
+
+class Lobby(commands.Cog):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    @property
+    def host(self):
+        return self.bot.host
+
+    async def open(self, interaction: discord.Interaction, kind: str, options: dict,
+                   timer: float | None, in_thread: bool) -> None:
+        lang = lang_of(self.bot)
+        channel = interaction.channel
+        if in_thread and isinstance(channel, discord.TextChannel):
+            channel = await channel.create_thread(
+                name=t("bot.lobby_thread", lang, game=t(f"{kind}.name", lang)),
+                type=discord.ChannelType.public_thread)
+        game = await self.host.open_lobby(
+            interaction.guild_id, channel.id, kind, interaction.user.id,
+            interaction.user.display_name, options, timer, lang)
+        message = await channel.send(embed=lobby_embed(game, lang), view=lobby_view(game, lang),
+                                     allowed_mentions=NO_MENTIONS)
+        game.lobby["messages"]["lobby"] = message.id
+        await send_ephemeral(interaction, t("bot.lobby_opened", lang)
+                             + (f" {channel.mention}" if channel != interaction.channel else ""))
+
+    async def press(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
+        lang = lang_of(self.bot)
+        game = self.host.game_in(interaction.channel_id)
+        try:
+            if game is None or game.id != game_id:
+                raise HostError("stale_game")
+            user = interaction.user
+            if verb == "join":
+                await self.host.join(interaction.channel_id, user.id, user.display_name)
+            elif verb == "leave":
+                await self.host.leave_lobby(interaction.channel_id, user.id)
+            elif verb == "ai":
+                await self.host.add_ai(interaction.channel_id, user.id)
+            elif verb == "cancel":
+                await self.host.cancel(interaction.channel_id, user.id, can_manage(interaction))
+                await interaction.response.edit_message(
+                    content=t("bot.lobby_cancelled", lang), view=None)
+                return
+            elif verb == "start":
+                await self.host.start_game(interaction.channel_id, user.id,
+                                           can_manage(interaction))
+                await interaction.response.edit_message(
+                    content=t("bot.lobby_started", lang), embed=lobby_embed(game, lang),
+                    view=None)
+                return
+        except (HostError, IllegalAction) as exc:
+            await send_ephemeral(interaction, refusal(exc, None, lang))
+            return
+        await interaction.response.edit_message(embed=lobby_embed(game, lang),
+                                                view=lobby_view(game, lang))
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Lobby(bot))

@@ -1,0 +1,16 @@
+"""AI seats for every game: one entry point for the host and the demo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+LEVELS = ("random", "fast", "strong")
+
+
+def ai_action(rules, state: Any, player: int, level: str = "fast") -> dict:
+    """The action an AI of ``level`` takes for ``player`` now (it sees only its own view)."""
+    if rules.kind == "evo":
+        from engine.evo.ai import choose_action
+
+        return choose_action(rules, state, player, level)
+    raise KeyError(f"no AI for game {rules.kind!r}")

@@ -1,0 +1,8 @@
+"""The game host: live games per channel, locks, persistence, AI seats and turn timers.
+
+It sits between the Discord cogs and the engine and imports neither ``discord`` nor any cog.
+"""
+
+from host.host import GameHost, HostError, LiveGame, Outcome, RealClock
+
+__all__ = ["GameHost", "HostError", "LiveGame", "Outcome", "RealClock"]

@@ -1,0 +1,459 @@
+"""Live games, one per channel (a thread is a channel), and everything that happens to them.
+
+Every change goes through one path, :meth:`GameHost._commit`: take the game's lock, apply the
+action with the engine, write the action and the new state to the store in one transaction,
+and only then make the new state current and tell the listener (the Discord layer), which
+posts the table message and the phase images. AI seats and expired turn timers use the same
+path, so a crash never loses an acknowledged action and two interactions are never applied
+at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine import CorruptState, IllegalAction, Seat, get_game
+from engine.ai import ai_action
+from store import ChannelBusy, StaleWrite
+
+log = logging.getLogger("darwin.host")
+
+RECENT_EVENTS = 40
+
+
+class HostError(Exception):
+    """A refusal by the host (not the rules): ``code`` + ``params`` for the catalogue."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"{code} {params}" if params else code)
+        self.code = code
+        self.params = params
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+    def call_later(self, delay: float, callback: Callable[[], Any]) -> Any: ...
+
+
+class RealClock:
+    """Wall time for records, the event loop for timers (SimCord's virtual time in tests)."""
+
+    def now(self) -> float:
+        return time.time()
+
+    def call_later(self, delay: float, callback: Callable[[], Any]) -> asyncio.TimerHandle:
+        return asyncio.get_running_loop().call_later(delay, callback)
+
+
+@dataclass
+class LiveGame:
+    id: int
+    guild_id: str | None
+    channel_id: str
+    kind: str
+    status: str  # "lobby" or "active" ("finished"/"cancelled" once gone)
+    options: dict
+    lobby: dict  # creator, seats [{id, name, ai, level}], timer, messages, log
+    state: Any = None
+    seq: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    timers: list = field(default_factory=list, repr=False)
+
+    @property
+    def rules(self):
+        return get_game(self.kind)
+
+    @property
+    def seats(self) -> list[dict]:
+        return self.lobby["seats"]
+
+    def seat_of(self, user_id: str) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat["id"] == str(user_id):
+                return i
+        return None
+
+    def names(self) -> list[str]:
+        return [s["name"] for s in self.seats]
+
+    def awaiting(self) -> list[int]:
+        if self.status != "active":
+            return []
+        return self.rules.to_act(self.state)
+
+
+@dataclass
+class Outcome:
+    """What one committed action did, for the Discord layer to show."""
+
+    game: LiveGame
+    seat: int
+    action: dict
+    events: list[dict]
+    snapshots: list[tuple[str, dict]]  # (finished phase, public view at that moment)
+    by_ai: bool = False
+    timed_out: bool = False
+
+    @property
+    def over(self) -> bool:
+        return self.game.status == "finished"
+
+
+class Listener(Protocol):
+    async def on_outcome(self, outcome: Outcome) -> None: ...
+
+    async def on_game_broken(self, game_id: int, channel_id: str, error: str) -> None: ...
+
+
+class _NullListener:
+    async def on_outcome(self, outcome: Outcome) -> None:
+        return None
+
+    async def on_game_broken(self, game_id: int, channel_id: str, error: str) -> None:
+        return None
+
+
+class GameHost:
+    def __init__(self, store, *, clock: Clock | None = None, ai_delay: float = 1.5,
+                 default_timer: float = 0, ai_level: str = "fast",
+                 listener: Listener | None = None) -> None:
+        self.store = store
+        self.clock = clock or RealClock()
+        self.ai_delay = ai_delay
+        self.default_timer = default_timer
+        self.ai_level = ai_level
+        self.listener: Listener = listener or _NullListener()
+        self.games: dict[str, LiveGame] = {}
+        self.broken: list[tuple[int, str]] = []
+        self._tasks: set[asyncio.Task] = set()
+        self._closed = False
+
+    # --- start and stop -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load every unfinished game; set aside the ones that cannot be loaded."""
+        for row in await self.store.live_games():
+            try:
+                options, lobby, state_json = row.decoded()
+                game = LiveGame(row.id, row.guild_id, row.channel_id, row.kind, row.status,
+                                options or {}, lobby or {"seats": []}, None, row.seq)
+                if row.status == "active":
+                    game.state = game.rules.from_json(state_json)
+            except (CorruptState, KeyError, TypeError, ValueError) as exc:
+                reason = f"{type(exc).__name__}: {exc}"
+                log.error("game %s in channel %s set aside: %s", row.id, row.channel_id, reason)
+                await self.store.set_aside(row.id, reason, self.clock.now())
+                self.broken.append((row.id, reason))
+                await self.listener.on_game_broken(row.id, row.channel_id, reason)
+                continue
+            self.games[game.channel_id] = game
+            if game.status == "active":
+                self._schedule(game)
+
+    async def close(self) -> None:
+        self._closed = True
+        for game in self.games.values():
+            self._cancel_timers(game)
+        for task in list(self._tasks):
+            task.cancel()
+        self._tasks.clear()
+
+    # --- lobby ------------------------------------------------------------------------------
+
+    def game_in(self, channel_id) -> LiveGame | None:
+        return self.games.get(str(channel_id))
+
+    def _game(self, channel_id) -> LiveGame:
+        game = self.games.get(str(channel_id))
+        if game is None:
+            raise HostError("no_game")
+        return game
+
+    async def open_lobby(self, guild_id, channel_id, kind: str, creator_id, creator_name: str,
+                         options: dict | None = None, timer: float | None = None,
+                         lang: str = "en") -> LiveGame:
+        rules = get_game(kind)
+        channel_id = str(channel_id)
+        if channel_id in self.games:
+            raise HostError("channel_busy")
+        lobby = {
+            "creator": str(creator_id),
+            "seats": [{"id": str(creator_id), "name": creator_name, "ai": False}],
+            "timer": self.default_timer if timer is None else float(timer),
+            "lang": lang,
+            "messages": {},
+            "log": [],
+            "min": rules.min_players,
+            "max": rules.max_players,
+        }
+        options = dict(options or {})
+        try:
+            game_id = await self.store.create_game(
+                None if guild_id is None else str(guild_id), channel_id, kind, options, lobby,
+                self.clock.now())
+        except ChannelBusy:
+            raise HostError("channel_busy") from None
+        game = LiveGame(game_id, None if guild_id is None else str(guild_id), channel_id, kind,
+                        "lobby", options, lobby)
+        self.games[channel_id] = game
+        return game
+
+    def _lobby(self, channel_id) -> LiveGame:
+        game = self._game(channel_id)
+        if game.status != "lobby":
+            raise HostError("already_started")
+        return game
+
+    async def join(self, channel_id, user_id, name: str) -> LiveGame:
+        game = self._lobby(channel_id)
+        async with game.lock:
+            if game.seat_of(user_id) is not None:
+                raise HostError("already_joined")
+            if len(game.seats) >= game.lobby["max"]:
+                raise HostError("lobby_full", max=game.lobby["max"])
+            game.seats.append({"id": str(user_id), "name": name, "ai": False})
+            await self.store.update_lobby(game.id, game.lobby, self.clock.now())
+        return game
+
+    async def add_ai(self, channel_id, by_user, level: str | None = None) -> LiveGame:
+        game = self._lobby(channel_id)
+        async with game.lock:
+            if game.seat_of(by_user) is None:
+                raise HostError("not_in_lobby")
+            if len(game.seats) >= game.lobby["max"]:
+                raise HostError("lobby_full", max=game.lobby["max"])
+            n = sum(1 for s in game.seats if s["id"].startswith("ai:")) + 1
+            while any(s["id"] == f"ai:{n}" for s in game.seats):
+                n += 1
+            game.seats.append({"id": f"ai:{n}", "name": f"AI {n}", "ai": True,
+                               "level": level or self.ai_level})
+            await self.store.update_lobby(game.id, game.lobby, self.clock.now())
+        return game
+
+    async def leave_lobby(self, channel_id, user_id) -> LiveGame:
+        game = self._lobby(channel_id)
+        async with game.lock:
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise HostError("not_in_lobby")
+            if str(user_id) == game.lobby["creator"]:
+                raise HostError("creator_cannot_leave")
+            del game.seats[seat]
+            await self.store.update_lobby(game.id, game.lobby, self.clock.now())
+        return game
+
+    def _can_manage(self, game: LiveGame, user_id, can_manage: bool) -> None:
+        if not (can_manage or str(user_id) == game.lobby["creator"]):
+            raise HostError("not_creator")
+
+    async def remove_seat(self, channel_id, by_user, seat: int, can_manage: bool) -> LiveGame:
+        game = self._lobby(channel_id)
+        self._can_manage(game, by_user, can_manage)
+        async with game.lock:
+            if not 0 <= seat < len(game.seats):
+                raise HostError("no_such_seat", seat=seat + 1)
+            if game.seats[seat]["id"] == game.lobby["creator"]:
+                raise HostError("creator_cannot_leave")
+            del game.seats[seat]
+            await self.store.update_lobby(game.id, game.lobby, self.clock.now())
+        return game
+
+    async def cancel(self, channel_id, by_user, can_manage: bool) -> LiveGame:
+        game = self._game(channel_id)
+        self._can_manage(game, by_user, can_manage)
+        async with game.lock:
+            self._cancel_timers(game)
+            await self.store.cancel_game(game.id, self.clock.now())
+            game.status = "cancelled"
+            self.games.pop(game.channel_id, None)
+        return game
+
+    async def start_game(self, channel_id, by_user, can_manage: bool,
+                         seed: int | None = None) -> Outcome:
+        game = self._lobby(channel_id)
+        self._can_manage(game, by_user, can_manage)
+        rules = game.rules
+        async with game.lock:
+            n = len(game.seats)
+            if n < rules.min_players:
+                raise HostError("not_enough_players", min=rules.min_players, count=n)
+            if seed is None:
+                seed = int.from_bytes(os.urandom(6), "big")
+            seats = [Seat(s["id"], s["name"]) for s in game.seats]
+            snapshots: list[tuple[str, dict]] = []
+
+            def observer(state, phase):
+                snapshots.append((phase, rules.view(state, None)))
+
+            state, events = rules.new_game_with_events(seats, seed, game.options, observer)
+            game.lobby["seed"] = seed
+            self._remember(game, events)
+            await self.store.start_game(game.id, rules.to_json(state), self.clock.now(),
+                                        lobby=game.lobby)
+            game.state = state
+            game.status = "active"
+            game.seq = 0
+        outcome = Outcome(game, -1, {"type": "start"}, events, snapshots)
+        await self._after_commit(outcome)
+        return outcome
+
+    # --- play -------------------------------------------------------------------------------
+
+    async def act(self, channel_id, user_id, action: dict, *, game_id: int | None = None) -> Outcome:
+        """Apply a player's action. Raises HostError or IllegalAction; nothing changes then."""
+        game = self._game(channel_id)
+        if game_id is not None and game.id != game_id:
+            raise HostError("stale_game")
+        if game.status != "active":
+            raise HostError("not_started")
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise HostError("not_a_player")
+        if game.seats[seat].get("ai"):
+            raise HostError("seat_is_ai")
+        return await self._commit(game, seat, action)
+
+    async def leave_game(self, channel_id, user_id) -> LiveGame:
+        """A player leaves a running game: an AI takes over the seat."""
+        game = self._game(channel_id)
+        if game.status == "lobby":
+            return await self.leave_lobby(channel_id, user_id)
+        async with game.lock:
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise HostError("not_a_player")
+            game.seats[seat]["ai"] = True
+            game.seats[seat].setdefault("level", self.ai_level)
+            await self.store.update_lobby(game.id, game.lobby, self.clock.now())
+        self._schedule(game)
+        return game
+
+    def view_for(self, game: LiveGame, user_id) -> dict:
+        return game.rules.view(game.state, game.seat_of(user_id))
+
+    async def _commit(self, game: LiveGame, seat: int, action: dict, *, by_ai: bool = False,
+                      timed_out: bool = False, expected_seq: int | None = None) -> Outcome:
+        rules = game.rules
+        async with game.lock:
+            if game.status != "active":
+                raise HostError("not_started")
+            if expected_seq is not None and game.seq != expected_seq:
+                raise HostError("stale_game")
+            snapshots: list[tuple[str, dict]] = []
+
+            def observer(state, phase):
+                snapshots.append((phase, rules.view(state, None)))
+
+            new_state, events = rules.apply_action(game.state, seat, action, observer)
+            finished = rules.is_over(new_state)
+            results = None
+            if finished:
+                results = [{"user_id": game.seats[r["player"]]["id"], "seat": r["player"],
+                            "name": r["name"], "rank": r["rank"], "score": r["score"]}
+                           for r in rules.returns(new_state)]
+            lobby = dict(game.lobby)
+            lobby["log"] = (game.lobby.get("log", []) + events)[-RECENT_EVENTS:]
+            actor = game.seats[seat]["id"]
+            try:
+                new_seq = await self.store.record_action(
+                    game.id, game.seq, actor, action, rules.to_json(new_state),
+                    self.clock.now(), status="finished" if finished else "active",
+                    results=results, lobby=lobby)
+            except StaleWrite:
+                # another process wrote this game: take the stored truth and refuse
+                await self._reload(game)
+                raise HostError("conflict") from None
+            # durable: make it current
+            game.state = new_state
+            game.seq = new_seq
+            game.lobby = lobby
+            if finished:
+                game.status = "finished"
+                self._cancel_timers(game)
+                self.games.pop(game.channel_id, None)
+        outcome = Outcome(game, seat, action, events, snapshots, by_ai, timed_out)
+        await self._after_commit(outcome)
+        return outcome
+
+    async def _reload(self, game: LiveGame) -> None:
+        row = await self.store.get_game(game.id)
+        if row is None or row.status != "active":
+            game.status = row.status if row is not None else "cancelled"
+            self.games.pop(game.channel_id, None)
+            return
+        decoded = row.decoded()
+        game.state = game.rules.from_json(decoded.state)
+        game.lobby = decoded.lobby or game.lobby
+        game.seq = row.seq
+
+    def _remember(self, game: LiveGame, events: list[dict]) -> None:
+        game.lobby["log"] = (game.lobby.get("log", []) + list(events))[-RECENT_EVENTS:]
+
+    async def _after_commit(self, outcome: Outcome) -> None:
+        try:
+            await self.listener.on_outcome(outcome)
+        except Exception:  # the table message failing must not undo or block the game
+            log.exception("listener failed for game %s", outcome.game.id)
+        if outcome.game.status == "active":
+            self._schedule(outcome.game)
+
+    # --- AI seats and timers ----------------------------------------------------------------
+
+    def _cancel_timers(self, game: LiveGame) -> None:
+        for handle in game.timers:
+            handle.cancel()
+        game.timers.clear()
+
+    def _schedule(self, game: LiveGame) -> None:
+        """Arm the AI move and the turn timer for whoever is awaited now."""
+        if self._closed:
+            return
+        self._cancel_timers(game)
+        awaiting = game.awaiting()
+        if not awaiting:
+            return
+        seq = game.seq
+        ai_seats = [p for p in awaiting if game.seats[p].get("ai")]
+        if ai_seats:
+            game.timers.append(self.clock.call_later(
+                self.ai_delay, lambda: self._spawn(self._ai_step(game, ai_seats[0], seq, False))))
+            return
+        timer = float(game.lobby.get("timer") or 0)
+        if timer > 0:
+            game.timers.append(self.clock.call_later(
+                timer, lambda: self._spawn(self._timeout(game, seq))))
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _ai_step(self, game: LiveGame, seat: int, seq: int, timed_out: bool) -> None:
+        if game.status != "active" or game.seq != seq or seat not in game.awaiting():
+            return
+        level = game.seats[seat].get("level", self.ai_level)
+        state = game.state
+        action = await asyncio.to_thread(ai_action, game.rules, state, seat, level)
+        try:
+            await self._commit(game, seat, action, by_ai=not timed_out, timed_out=timed_out,
+                               expected_seq=seq)
+        except HostError:
+            return  # someone acted first: the new state was scheduled by that action
+        except IllegalAction:  # pragma: no cover - the AI only returns legal actions
+            log.exception("AI chose an illegal action in game %s", game.id)
+
+    async def _timeout(self, game: LiveGame, seq: int) -> None:
+        if game.status != "active" or game.seq != seq:
+            return
+        for seat in game.awaiting():
+            if game.seq != seq:
+                return
+            await self._ai_step(game, seat, seq, True)
+            seq = game.seq

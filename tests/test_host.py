@@ -1,0 +1,257 @@
+"""The game host without Discord: lobby rules, atomic commits, restarts, AI seats, timers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from engine import IllegalAction
+from host import GameHost, HostError
+from store import Store
+
+
+class FakeClock:
+    """Time moves only when the test says so; timers fire in order."""
+
+    def __init__(self) -> None:
+        self.t = 1_000.0
+        self.pending: list[list] = []  # [when, callback, cancelled]
+
+    def now(self) -> float:
+        return self.t
+
+    def call_later(self, delay, callback):
+        entry = [self.t + delay, callback, False]
+        self.pending.append(entry)
+
+        class Handle:
+            def cancel(self_inner):
+                entry[2] = True
+
+        return Handle()
+
+    async def advance(self, seconds: float, host: GameHost) -> None:
+        target = self.t + seconds
+        while True:
+            due = sorted((e for e in self.pending if not e[2] and e[0] <= target),
+                         key=lambda e: e[0])
+            if not due:
+                break
+            entry = due[0]
+            self.pending.remove(entry)
+            self.t = entry[0]
+            entry[1]()
+            await settle(host)
+        self.t = target
+
+    def armed(self) -> int:
+        return sum(1 for e in self.pending if not e[2])
+
+
+async def settle(host: GameHost) -> None:
+    for _ in range(200):
+        if not host._tasks:
+            return
+        await asyncio.gather(*list(host._tasks), return_exceptions=True)
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.outcomes = []
+        self.broken = []
+
+    async def on_outcome(self, outcome) -> None:
+        self.outcomes.append(outcome)
+
+    async def on_game_broken(self, game_id, channel_id, error) -> None:
+        self.broken.append((game_id, channel_id, error))
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(str(tmp_path / "host.sqlite3"))
+    yield s
+    await s.close()
+
+
+def make_host(store, clock=None, **kw):
+    rec = Recorder()
+    host = GameHost(store, clock=clock or FakeClock(), listener=rec, ai_delay=1.0, **kw)
+    return host, rec
+
+
+async def three_player_game(host, channel="c1"):
+    await host.open_lobby("g", channel, "evo", "u1", "Ann")
+    await host.join(channel, "u2", "Bob")
+    await host.join(channel, "u3", "Cy")
+    await host.start_game(channel, "u1", False, seed=5)
+    return host.game_in(channel)
+
+
+async def test_lobby_rules(store):
+    host, _ = make_host(store)
+    await host.open_lobby("g", "c1", "evo", "u1", "Ann")
+    with pytest.raises(HostError) as err:
+        await host.open_lobby("g", "c1", "evo", "u9", "Zed")
+    assert err.value.code == "channel_busy"
+    await host.join("c1", "u2", "Bob")
+    with pytest.raises(HostError) as err:
+        await host.join("c1", "u2", "Bob")
+    assert err.value.code == "already_joined"
+    with pytest.raises(HostError) as err:
+        await host.start_game("c1", "u1", False)
+    assert err.value.code == "not_enough_players"
+    with pytest.raises(HostError) as err:
+        await host.leave_lobby("c1", "u1")
+    assert err.value.code == "creator_cannot_leave"
+    await host.add_ai("c1", "u2")
+    await host.add_ai("c1", "u2")
+    await host.add_ai("c1", "u1")
+    with pytest.raises(HostError) as err:
+        await host.add_ai("c1", "u1")
+    assert err.value.code == "lobby_full"
+    with pytest.raises(HostError) as err:
+        await host.start_game("c1", "u2", False)
+    assert err.value.code == "not_creator"
+    await host.remove_seat("c1", "u2", 4, can_manage=True)  # a moderator may
+    assert len(host.game_in("c1").seats) == 4
+    await host.start_game("c1", "u1", False, seed=1)
+    assert host.game_in("c1").status == "active"
+    with pytest.raises(HostError) as err:
+        await host.join("c1", "u7", "Late")
+    assert err.value.code == "already_started"
+
+
+async def test_act_commits_action_and_state_together(store):
+    host, rec = make_host(store)
+    game = await three_player_game(host)
+    seat = game.awaiting()[0]
+    user = game.seats[seat]["id"]
+    outcome = await host.act("c1", user, {"type": "end"})
+    assert outcome.events and rec.outcomes[-1] is outcome
+    row = await store.get_game(game.id)
+    assert row.seq == 1 == game.seq
+    assert json.loads(row.state) == game.rules.to_json(game.state)
+    actions = await store.actions(game.id)
+    assert [(a.seq, a.actor, a.action) for a in actions] == [(1, user, {"type": "end"})]
+
+
+async def test_refusals_change_nothing(store):
+    host, _ = make_host(store)
+    game = await three_player_game(host)
+    before = game.rules.to_json(game.state)
+    waiting = game.awaiting()[0]
+    other = next(s["id"] for i, s in enumerate(game.seats) if i != waiting)
+    with pytest.raises(IllegalAction) as err:
+        await host.act("c1", other, {"type": "end"})
+    assert err.value.code == "not_your_turn"
+    with pytest.raises(HostError) as err:
+        await host.act("c1", "stranger", {"type": "end"})
+    assert err.value.code == "not_a_player"
+    with pytest.raises(HostError) as err:
+        await host.act("c1", game.seats[waiting]["id"], {"type": "end"}, game_id=game.id + 1)
+    assert err.value.code == "stale_game"
+    assert game.rules.to_json(game.state) == before and game.seq == 0
+    assert await store.actions(game.id) == []
+
+
+async def test_concurrent_actions_are_applied_one_at_a_time(store):
+    host, _ = make_host(store)
+    game = await three_player_game(host)
+    user = game.seats[game.awaiting()[0]]["id"]
+    results = await asyncio.gather(*(host.act("c1", user, {"type": "end"}) for _ in range(3)),
+                                   return_exceptions=True)
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(getattr(r, "code", None) == "not_your_turn"
+               for r in results if isinstance(r, Exception))
+    assert len(await store.actions(game.id)) == 1 and game.seq == 1
+
+
+async def test_restart_loads_games_and_sets_corrupt_ones_aside(store):
+    host, _ = make_host(store)
+    game = await three_player_game(host, "c1")
+    await three_player_game(host, "c2")
+    await host.act("c1", game.seats[game.awaiting()[0]]["id"], {"type": "end"})
+    saved = game.rules.to_json(game.state)
+    bad = host.game_in("c2").id
+    await host.close()
+    await store._db.execute("UPDATE games SET state = '{not json' WHERE id = ?", (bad,))
+    await store._db.commit()
+
+    clock = FakeClock()
+    host2, rec2 = make_host(store, clock)
+    await host2.start()
+    assert host2.game_in("c2") is None
+    assert [b[0] for b in host2.broken] == [bad] and rec2.broken[0][0] == bad
+    assert (await store.get_game(bad)).status == "broken"
+    resumed = host2.game_in("c1")
+    assert resumed.rules.to_json(resumed.state) == saved and resumed.seq == 1
+    # and it plays on
+    await host2.act("c1", resumed.seats[resumed.awaiting()[0]]["id"], {"type": "end"})
+    assert resumed.seq == 2
+
+
+async def test_ai_seats_play_after_the_delay(store):
+    clock = FakeClock()
+    host, rec = make_host(store, clock)
+    await host.open_lobby("g", "c1", "evo", "u1", "Ann")
+    await host.add_ai("c1", "u1")
+    await host.add_ai("c1", "u1")
+    await host.start_game("c1", "u1", False, seed=3)
+    game = host.game_in("c1")
+    human = 0
+    for _ in range(400):
+        if game.status != "active":
+            break
+        if human in game.awaiting():
+            legal = game.rules.legal_actions(game.state, human)
+            await host.act("c1", "u1", legal[0])
+        else:
+            seq = game.seq
+            due = min(e[0] for e in clock.pending if not e[2])
+            assert 0 < due - clock.t <= 1.0
+            await clock.advance(due - clock.t - 0.01, host)
+            assert game.seq == seq, "an AI waits for its delay"
+            await clock.advance(0.02, host)
+            assert game.seq > seq
+    assert any(o.by_ai for o in rec.outcomes)
+
+
+async def test_turn_timer_lets_the_ai_take_one_step(store):
+    clock = FakeClock()
+    host, rec = make_host(store, clock, default_timer=60)
+    game = await three_player_game(host)
+    seat = game.awaiting()[0]
+    await clock.advance(59, host)
+    assert game.seq == 0
+    await clock.advance(2, host)
+    assert game.seq >= 1
+    timed = [o for o in rec.outcomes if o.timed_out]
+    assert len(timed) == 1 and timed[0].seat == seat
+    assert not game.seats[seat].get("ai"), "the seat stays human"
+
+
+async def test_leaving_player_hands_the_seat_to_an_ai(store):
+    clock = FakeClock()
+    host, rec = make_host(store, clock)
+    game = await three_player_game(host)
+    seat = game.awaiting()[0]
+    await host.leave_game("c1", game.seats[seat]["id"])
+    assert game.seats[seat]["ai"]
+    with pytest.raises(HostError) as err:
+        await host.act("c1", game.seats[seat]["id"], {"type": "end"})
+    assert err.value.code == "seat_is_ai"
+    await clock.advance(1.1, host)
+    assert game.seq == 1 and rec.outcomes[-1].by_ai
+
+
+async def test_cancel_frees_the_channel(store):
+    host, _ = make_host(store)
+    await three_player_game(host)
+    with pytest.raises(HostError):
+        await host.cancel("c1", "u2", can_manage=False)
+    await host.cancel("c1", "u1", can_manage=False)
+    assert host.game_in("c1") is None
+    await host.open_lobby("g", "c1", "evo", "u2", "Bob")
