@@ -1,0 +1,165 @@
+"""AI matchups for EVO: win shares, score margins and time per decision of each AI level.
+
+    python bench/ai_matchup.py --games 200            # the three matchups, 200 games each
+    python bench/ai_matchup.py --games 50 --only b    # one matchup
+    python bench/ai_matchup.py --games 200 --workers 2 --variant
+
+Matchups (every game seeded; the hero's seat and the player count rotate over 3, 4 and 5):
+
+* (a) 1 strong vs 2-4 random seats
+* (b) 1 strong vs 2-4 fast seats
+* (c) 1 fast vs 2-4 random seats
+
+A win is a first place; a shared first place counts as a fractional win. "margin" is the
+hero's score minus the best opponent's score. "fair share" is the win share of a seat if all
+seats were equal (the mean of 1/n over the games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from multiprocessing import Pool
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine.core import Seat  # noqa: E402
+from engine.evo import EVO  # noqa: E402
+from engine.evo.ai import decision_seed, policy_for  # noqa: E402
+
+MATCHUPS = {
+    "a": ("strong", "random"),
+    "b": ("strong", "fast"),
+    "c": ("fast", "random"),
+}
+
+
+def play_game(job: tuple) -> dict:
+    """One seeded game; ``levels[p]`` is the AI level of seat p."""
+    levels, seed, variant = job
+    n = len(levels)
+    seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(n)]
+    policies = {lv: policy_for(lv) for lv in set(levels)}
+    state = EVO.new_game(seats, seed, {"variant": variant})
+    spent = {lv: 0.0 for lv in policies}
+    count = {lv: 0 for lv in policies}
+    worst = {lv: 0.0 for lv in policies}
+    while not EVO.is_over(state):
+        p = EVO.to_act(state)[0]
+        legal = EVO.legal_actions(state, p)
+        view = EVO.view(state, p)
+        lv = levels[p]
+        t0 = time.perf_counter()
+        action = policies[lv].choose(view, legal, decision_seed(state, p))
+        dt = time.perf_counter() - t0
+        spent[lv] += dt
+        count[lv] += 1
+        worst[lv] = max(worst[lv], dt)
+        EVO.apply_in_place(state, p, action)
+    rows = EVO.returns(state)
+    scores = [0] * n
+    dinos = [0] * n
+    for r in rows:
+        scores[r["player"]] = r["score"]
+        dinos[r["player"]] = r["dinos"]
+    return {"levels": levels, "seed": seed, "scores": scores, "dinos": dinos,
+            "turns": state.turn, "spent": spent, "count": count, "worst": worst}
+
+
+def jobs_for(hero: str, other: str, games: int, base_seed: int, variant: bool) -> list[tuple]:
+    jobs = []
+    for g in range(games):
+        n = 3 + g % 3
+        seat = (g // 3) % n
+        levels = [other] * n
+        levels[seat] = hero
+        jobs.append((tuple(levels), base_seed + g, variant))
+    return jobs
+
+
+def summarize(name: str, hero: str, results: list[dict]) -> dict:
+    wins = 0.0
+    share = 0.0
+    margin = 0.0
+    by_n: dict[int, list[float]] = {}
+    hero_score = 0.0
+    other_score = 0.0
+    for res in results:
+        levels = res["levels"]
+        n = len(levels)
+        h = levels.index(hero)
+        key = [(res["scores"][p], res["dinos"][p]) for p in range(n)]
+        top = max(key)
+        firsts = [p for p in range(n) if key[p] == top]
+        w = 1.0 / len(firsts) if h in firsts else 0.0
+        wins += w
+        share += 1.0 / n
+        best_other = max(res["scores"][p] for p in range(n) if p != h)
+        margin += res["scores"][h] - best_other
+        hero_score += res["scores"][h]
+        other_score += sum(res["scores"][p] for p in range(n) if p != h) / (n - 1)
+        by_n.setdefault(n, []).append(w)
+    g = len(results)
+    return {"name": name, "games": g, "win": wins / g, "fair": share / g, "margin": margin / g,
+            "hero_score": hero_score / g, "other_score": other_score / g,
+            "by_n": {n: sum(v) / len(v) for n, v in sorted(by_n.items())}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=200, help="games per matchup")
+    ap.add_argument("--seed", type=int, default=1000, help="first game seed")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only", default="abc", help="which matchups (letters a, b, c)")
+    ap.add_argument("--variant", action="store_true", help="variant auction")
+    args = ap.parse_args(argv)
+
+    t_start = time.perf_counter()
+    all_jobs = []
+    for key in args.only:
+        hero, other = MATCHUPS[key]
+        all_jobs += [(key, j) for j in jobs_for(hero, other, args.games, args.seed, args.variant)]
+    # the slow games first, so that the workers finish together
+    all_jobs.sort(key=lambda kj: 0 if "strong" in kj[1][0] else 1)
+    if args.workers > 1:
+        with Pool(args.workers) as pool:
+            results = pool.map(play_game, [j for _, j in all_jobs], chunksize=1)
+    else:
+        results = [play_game(j) for _, j in all_jobs]
+    wall = time.perf_counter() - t_start
+
+    spent: dict[str, float] = {}
+    count: dict[str, int] = {}
+    worst: dict[str, float] = {}
+    per_key: dict[str, list[dict]] = {}
+    for (key, _), res in zip(all_jobs, results, strict=True):
+        per_key.setdefault(key, []).append(res)
+        for lv, t in res["spent"].items():
+            spent[lv] = spent.get(lv, 0.0) + t
+            count[lv] = count.get(lv, 0) + res["count"][lv]
+            worst[lv] = max(worst.get(lv, 0.0), res["worst"][lv])
+
+    print(f"EVO AI matchups: {args.games} games each, seeds {args.seed}.., "
+          f"{'variant' if args.variant else 'standard'} auction, {args.workers} workers")
+    print(f"{'matchup':<28}{'games':>6}{'win':>8}{'fair':>7}{'margin':>8}{'hero':>7}"
+          f"{'others':>8}   win by players (3/4/5)")
+    for key in args.only:
+        hero, other = MATCHUPS[key]
+        sm = summarize(key, hero, per_key[key])
+        by_n = " / ".join(f"{v:.2f}" for v in sm["by_n"].values())
+        label = f"({key}) 1 {hero} vs {other}"
+        print(f"{label:<28}{sm['games']:>6}{sm['win']:>8.3f}{sm['fair']:>7.3f}"
+              f"{sm['margin']:>+8.2f}{sm['hero_score']:>7.1f}{sm['other_score']:>8.1f}   {by_n}")
+    print("time per decision:")
+    for lv in ("random", "fast", "strong"):
+        if count.get(lv):
+            print(f"  {lv:<7} mean {1000 * spent[lv] / count[lv]:8.3f} ms   max "
+                  f"{1000 * worst[lv]:7.1f} ms   ({count[lv]} decisions)")
+    print(f"total wall time: {wall:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

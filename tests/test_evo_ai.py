@@ -1,0 +1,238 @@
+"""The EVO AI players: legal actions everywhere, determinism, no peeking, sane behaviour."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import Rng, Seat
+from engine.evo import EVO, ai
+from engine.evo import rules as R
+from engine.evo.ai import (
+    FastPolicy,
+    RandomPolicy,
+    StrongPolicy,
+    choose_action,
+    decision_seed,
+    policy_for,
+)
+from engine.evo.data import board_for
+
+
+def seats(n: int) -> list[Seat]:
+    return [Seat(f"ai:{i}", f"AI {i}") for i in range(n)]
+
+
+def kind_of(state, action: dict) -> str:
+    if state.window is not None:
+        return "card:" + action["type"]
+    return f"{state.stage}:{action['type']}"
+
+
+def play(policies, n: int, seed: int, variant: bool = False, stop: int | None = None):
+    """Play a seeded game; every action must be legal. Returns (state, actions, kinds)."""
+    state = EVO.new_game(seats(n), seed, {"variant": variant})
+    actions = []
+    kinds = set()
+    while not EVO.is_over(state) and (stop is None or len(actions) < stop):
+        p = EVO.to_act(state)[0]
+        legal = EVO.legal_actions(state, p)
+        action = policies[p].choose(EVO.view(state, p), legal, decision_seed(state, p))
+        assert action in legal, (kind_of(state, action), action)
+        kinds.add(kind_of(state, action))
+        actions.append((p, action))
+        EVO.apply_in_place(state, p, action)
+    return state, actions, kinds
+
+
+@pytest.mark.parametrize("level", ["random", "fast"])
+def test_every_seat_plays_legal_games_to_the_end(level):
+    kinds = set()
+    for n, seed, variant in ((3, 1, False), (4, 2, False), (5, 3, False), (4, 4, True),
+                             (3, 5, True), (5, 6, False)):
+        state, _, k = play([policy_for(level)] * n, n, seed, variant)
+        assert EVO.is_over(state)
+        kinds |= k
+    # every kind of decision came up (and was answered legally)
+    for needed in ("move:move", "move:end", "hatch:hatch", "choose:lose", "bid:bid",
+                   "card:pass", "card:play"):
+        assert needed in kinds, (level, needed, sorted(kinds))
+
+
+def test_strong_plays_legal_games_in_every_seat():
+    kinds = set()
+    for n, seed, variant in ((3, 11, False), (4, 12, True), (5, 13, False)):
+        state, _, k = play([StrongPolicy()] * n, n, seed, variant)
+        assert EVO.is_over(state)
+        kinds |= k
+    for needed in ("move:move", "move:end", "hatch:hatch", "bid:bid", "card:pass",
+                   "card:play"):
+        assert needed in kinds, (needed, sorted(kinds))
+
+
+def test_default_strong_seat_finishes_a_game():
+    policies = [FastPolicy(), StrongPolicy(), FastPolicy()]
+    state, actions, _ = play(policies, 3, 21)
+    assert EVO.is_over(state)
+    assert any(p == 1 for p, _ in actions)
+
+
+@pytest.mark.parametrize("level", ["random", "fast"])
+def test_same_seed_same_game(level):
+    _, first, _ = play([policy_for(level)] * 4, 4, 7)
+    _, again, _ = play([policy_for(level)] * 4, 4, 7)
+    assert first == again
+
+
+def test_strong_is_deterministic():
+    policies = [StrongPolicy(), FastPolicy(), StrongPolicy(width=3, budget=200)]
+    state, first, _ = play(policies, 3, 8)
+    _, again, _ = play(policies, 3, 8)
+    assert first == again and EVO.is_over(state)
+
+
+def test_choose_action_is_deterministic_and_legal():
+    state = EVO.new_game(seats(3), 5)
+    for _ in range(60):
+        p = EVO.to_act(state)[0]
+        a = choose_action(EVO, state, p, "fast")
+        assert a == choose_action(EVO, state, p, "fast")
+        assert a in EVO.legal_actions(state, p)
+        state, _ = EVO.apply_action(state, p, a)
+
+
+def _reshuffle_hidden(state, me: int, seed: int):
+    """The same game with the opponents' hands, the deck and the bag order redealt."""
+    other = state.clone()
+    pool = list(other.deck)
+    for q in range(other.n):
+        if q != me:
+            pool += other.hands[q]
+    Rng(seed).shuffle(pool)
+    for q in range(other.n):
+        if q != me:
+            k = len(other.hands[q])
+            other.hands[q], pool = pool[:k], pool[k:]
+    other.deck = pool
+    Rng(seed + 1).shuffle(other.bag)
+    return other
+
+
+def test_ai_does_not_read_hidden_information():
+    """Two states that differ only in what seat ``me`` cannot see give the same choice."""
+    state = EVO.new_game(seats(4), 33)
+    fast = [FastPolicy()] * 4
+    checked = {"fast": 0, "strong": 0}
+    strong = StrongPolicy()
+    steps = 0
+    while not EVO.is_over(state) and steps < 400:
+        p = EVO.to_act(state)[0]
+        legal = EVO.legal_actions(state, p)
+        if state.turn >= 3 and len(legal) > 1 and any(len(h) for q, h in enumerate(state.hands)
+                                                      if q != p):
+            twin = _reshuffle_hidden(state, p, steps)
+            assert twin.hands != state.hands or twin.deck != state.deck
+            assert EVO.view(twin, p) == EVO.view(state, p)
+            assert decision_seed(twin, p) == decision_seed(state, p)
+            assert choose_action(EVO, twin, p, "fast") == choose_action(EVO, state, p, "fast")
+            checked["fast"] += 1
+            if steps % 3 == 0:
+                view = EVO.view(state, p)
+                seed = decision_seed(state, p)
+                assert (strong.choose(EVO.view(twin, p), legal, seed)
+                        == strong.choose(view, legal, seed))
+                checked["strong"] += 1
+        action = fast[p].choose(EVO.view(state, p), legal, decision_seed(state, p))
+        EVO.apply_in_place(state, p, action)
+        steps += 1
+    assert checked["fast"] > 50 and checked["strong"] > 15
+
+
+def _deadly_with_safe_neighbour(players: int, climate: int):
+    b = board_for(players)
+    zone = lambda r: R.zone_of(type("S", (), {"climate": climate})(), b.terrain[r])  # noqa: E731
+    for r in range(len(b)):
+        if zone(r) != "deadly" or r in b.starts:
+            continue
+        for x in b.neighbours[r]:
+            if zone(x) == "temperate":
+                return b.names[r], r
+    raise AssertionError("no such region")
+
+
+@pytest.mark.parametrize("level", ["fast", "strong"])
+def test_ai_moves_a_dino_out_of_a_deadly_region(level):
+    climate = 3  # mountains temperate: prairies and beaches are deadly
+    name, r = _deadly_with_safe_neighbour(3, climate)
+    b = board_for(3)
+    # the other species far away, in safe places
+    safe = [b.names[x] for x in range(len(b)) if R.TRACK[climate] == b.terrain[x]
+            and x not in b.neighbours[r] and x != r]
+    state = EVO.scenario(3, seed=2, phase="movement", climate=climate, hands={},
+                         dinos={0: [name], 1: [safe[0]], 2: [safe[-1]]})
+    assert EVO.to_act(state) == [0]
+    action = choose_action(EVO, state, 0, level)
+    assert action["type"] == "move" and action["from"] == name
+    dest = b.region(action["to"])
+    # temperate, or hot/cold where its single parasol/fur keeps it alive
+    assert R.zone_of(state, b.terrain[dest]) != "deadly"
+
+
+def test_ai_does_not_walk_into_death():
+    climate = 3
+    b = board_for(3)
+    safe = [x for x in range(len(b)) if R.TRACK[climate] == b.terrain[x]]
+    # a lone temperate dino may step to a place that its parasol covers, never to death
+    for level in ("fast", "strong"):
+        state = EVO.scenario(3, seed=2, phase="movement", climate=climate, hands={},
+                             dinos={0: [b.names[safe[0]]], 1: [b.names[safe[-1]]], 2: []})
+        action = choose_action(EVO, state, 0, level)
+        if action["type"] == "move":
+            dest = b.region(action["to"])
+            assert R.zone_of(state, b.terrain[dest]) != "deadly"
+
+
+def test_fast_bids_stay_sane():
+    for meteor, mp in ((1, 30), (6, 30), (10, 30), (10, 4)):
+        state = EVO.scenario(3, seed=4, phase="evolution", meteor=meteor, hands={},
+                             mp=[mp, mp, mp])
+        p = EVO.to_act(state)[0]
+        for _ in range(12):  # the whole auction, every bidder fast
+            if EVO.is_over(state) or state.stage != "bid":
+                break
+            p = EVO.to_act(state)[0]
+            legal = EVO.legal_actions(state, p)
+            a = choose_action(EVO, state, p, "fast")
+            assert a in legal
+            if a["type"] == "bid":
+                cap = max(1, int(0.6 * state.mp[p])) + state.genes[p][R.MUTANT]
+                assert a["amount"] <= cap
+                if meteor >= 10:  # one or two turns left: genes are worth little
+                    assert a["amount"] <= 3
+            state, _ = EVO.apply_action(state, p, a)
+
+
+@pytest.mark.parametrize("level", ["fast", "strong"])
+def test_losses_fall_on_the_dino_with_the_worse_future(level):
+    climate = 1  # prairies temperate: beaches hot, one parasol keeps one of two hot dinos
+    b = board_for(3)
+    fv = ai._info(3).fv(climate, True, True, ai.DEFAULT)
+    hot = sorted((fv[r], r) for r in range(len(b))
+                 if R.TRACK[climate] - 1 == b.terrain[r] and r not in b.starts)
+    (low, worse), (high, better) = hot[0], hot[-1]
+    assert high - low > 0.3
+    temperate = [x for x in range(len(b)) if b.terrain[x] == R.TRACK[climate]
+                 and x not in b.neighbours[worse] and x not in b.neighbours[better]]
+    state = EVO.scenario(3, seed=3, phase="survival", climate=climate, hands={},
+                         dinos={0: [b.names[worse], b.names[better]],
+                                1: [b.names[temperate[0]]], 2: [b.names[temperate[-1]]]})
+    assert state.stage == "choose" and state.pending[0] == [0, 1]
+    action = choose_action(EVO, state, 0, level)
+    assert action == {"type": "lose", "regions": [b.names[worse]]}
+
+
+def test_policy_for_levels():
+    assert isinstance(policy_for("random"), RandomPolicy)
+    assert isinstance(policy_for("fast"), FastPolicy)
+    assert isinstance(policy_for("strong"), StrongPolicy)
+    with pytest.raises(ValueError):
+        policy_for("godlike")
