@@ -61,7 +61,10 @@ def run_demo(kind: str, players: int, seed: int, out: Path, level: str = "fast",
     for row in result:
         print(t("evo.event.ranking_line", lang, rank=row["rank"], player=row["name"],
                 score=row["score"], dinos=row["dinos"]))
-    print(f"{counter} images and log.txt written to {out}")
+    if images:
+        print(f"{counter} images and log.txt written to {out}")
+    else:
+        print(f"log.txt written to {out}")
     return result
 
 

@@ -104,6 +104,13 @@ def bench_render(out) -> None:
     out("render.evo.ratio_to_encode", figures["ratio"], "x")
 
 
+def bench_host(out) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import host_bench
+
+    host_bench.run(out)
+
+
 def main(argv: list[str]) -> int:
     prefix = argv[0] if argv else ""
 
@@ -115,6 +122,8 @@ def main(argv: list[str]) -> int:
         bench_engine(out)
     if "render".startswith(prefix[:6]) or not prefix:
         bench_render(out)
+    if "host".startswith(prefix[:4]) or not prefix:
+        bench_host(out)
     return 0
 
 

@@ -1,0 +1,165 @@
+"""Host figures: interaction handler latency under SimCord, and start time with many games.
+
+    python bench/host_bench.py
+
+* ``host.handler_p50_ms`` / ``host.handler_p99_ms``: from a slash command or button reaching
+  the cog to its reply being handed to discord.py (SimCord fakes Discord: no network), for a
+  mix of EVO actions, with 200 live games in the store. The table message (board images) is
+  posted afterwards in a background task and is not part of the reply.
+* ``host.start_ms``: opening a database of 10,000 games (200 of them live) and loading the
+  live ones into a ready host (median of 5).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+LIVE = 200
+
+
+def _config(tmp: Path) -> dict:
+    from tests.conftest import make_config
+
+    return make_config(tmp)
+
+
+async def handler_latency(samples: int = 200) -> list[float]:
+    import simcord
+
+    import cogs.evo as evo_cog
+    from cogs.bot import DarwinBot
+    from engine.evo.ai import choose_action
+    from tests.test_discord import perform
+
+    timings: list[float] = []
+    original_do, original_press = evo_cog.Evo._do, evo_cog.Evo.press
+
+    async def timed_do(self, interaction, action):
+        t0 = time.perf_counter()
+        await original_do(self, interaction, action)
+        timings.append((time.perf_counter() - t0) * 1000)
+
+    async def timed_press(self, interaction, game_id, action, seat=None):
+        t0 = time.perf_counter()
+        await original_press(self, interaction, game_id, action, seat)
+        timings.append((time.perf_counter() - t0) * 1000)
+
+    evo_cog.Evo._do, evo_cog.Evo.press = timed_do, timed_press
+    tmp = Path(tempfile.mkdtemp())
+    bot = DarwinBot(_config(tmp))
+    try:
+        async with simcord.run(bot) as env:
+            guild = env.create_guild()
+            users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+            channels = [guild.create_text_channel(f"t{i}") for i in range(LIVE)]
+            host = bot.host
+            for i, ch in enumerate(channels):
+                await host.open_lobby(guild.id, ch.id, "evo", users[0].id, "ann")
+                await host.join(ch.id, users[1].id, "bob")
+                await host.join(ch.id, users[2].id, "cy")
+                await host.start_game(ch.id, users[0].id, False, seed=i)
+            await env.settle()
+            timings.clear()
+            k = 0
+            while len(timings) < samples:
+                ch = channels[k % 16]
+                k += 1
+                game = host.game_in(ch.id)
+                if game is None:
+                    continue
+                seat = game.awaiting()[0]
+                user = next(u for u in users if game.seat_of(u.id) == seat)
+                action = choose_action(game.rules, game.state, seat, "fast")
+                await perform(env, ch, user, game, seat, action, k)
+            await bot.stop_services()
+    finally:
+        evo_cog.Evo._do, evo_cog.Evo.press = original_do, original_press
+    return timings
+
+
+async def _build_db(path: Path, total: int = 10_000, live: int = LIVE) -> None:
+    """A database with ``total`` games, ``live`` of them running, written in bulk."""
+    from engine import Seat
+    from engine.evo import EVO
+    from store import Store
+
+    store = await Store.open(str(path))
+    await store.close()
+    import sqlite3
+
+    state = EVO.new_game([Seat("1", "a"), Seat("2", "b"), Seat("3", "c")], 1)
+    state_json = json.dumps(EVO.to_json(state))
+    lobby = json.dumps({"creator": "1", "timer": 0, "lang": "en", "messages": {}, "log": [],
+                        "min": 3, "max": 5,
+                        "seats": [{"id": str(i), "name": n, "ai": False}
+                                  for i, n in ((1, "a"), (2, "b"), (3, "c"))]})
+    db = sqlite3.connect(path)
+    rows = []
+    for i in range(total):
+        status = "active" if i < live else "finished"
+        rows.append(("g", f"c{i}", "evo", status, "{}", lobby, state_json, 0, 0.0, 0.0))
+    db.executemany("INSERT INTO games (guild_id, channel_id, kind, status, options, lobby, state,"
+                   " seq, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+    db.commit()
+    db.close()
+
+
+async def start_time(runs: int = 5) -> list[float]:
+    from host import GameHost
+    from store import Store
+
+    tmp = Path(tempfile.mkdtemp()) / "big.sqlite3"
+    await _build_db(tmp)
+
+    class Quiet:
+        async def on_outcome(self, outcome):
+            return None
+
+        async def on_game_broken(self, *args):
+            return None
+
+    class NoTimers:
+        def now(self):
+            return time.time()
+
+        def call_later(self, delay, callback):
+            class H:
+                def cancel(self):
+                    pass
+            return H()
+
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        store = await Store.open(str(tmp))
+        host = GameHost(store, clock=NoTimers(), listener=Quiet())
+        await host.start()
+        out.append((time.perf_counter() - t0) * 1000)
+        assert len(host.games) == LIVE
+        await host.close()
+        await store.close()
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def run(out) -> None:
+    timings = asyncio.run(handler_latency())
+    out("host.handler_p50_ms", statistics.median(timings), "ms")
+    out("host.handler_p99_ms", percentile(timings, 0.99), "ms")
+    out("host.start_ms", statistics.median(asyncio.run(start_time())), "ms")
+
+
+if __name__ == "__main__":
+    run(lambda name, value, unit: print(f"{name} {value:.3f} {unit}", flush=True))

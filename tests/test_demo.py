@@ -1,0 +1,56 @@
+"""The offline demo: a whole AI game, one image per phase, a log, final scores; reproducible."""
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from demo import run_demo
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def test_same_seed_same_files(tmp_path, capsys):
+    a, b = tmp_path / "a", tmp_path / "b"
+    result = run_demo("evo", 3, 7, a)
+    run_demo("evo", 3, 7, b)
+    assert digest(a) == digest(b)
+    names = sorted(p.name for p in a.glob("*.png"))
+    assert names[0] == "001-initiative.png"
+    phases = {n.split("-", 1)[1][:-4] for n in names}
+    assert phases == {"initiative", "climate", "movement", "births", "survival", "evolution",
+                      "over"}
+    assert names[-1].endswith("-over.png")  # the final board with the ranking
+    log = (a / "log.txt").read_text(encoding="utf-8")
+    assert "Game over" in log and log.count("— Turn") >= 8
+    assert [r["rank"] for r in result][0] == 1
+    out = capsys.readouterr().out
+    assert result[0]["name"] in out and str(result[0]["score"]) in out
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_every_player_count_plays_to_the_end(tmp_path, players):
+    result = run_demo("evo", players, 1, tmp_path, images=False)
+    assert len(result) == players and (tmp_path / "log.txt").exists()
+
+
+def test_command_line(tmp_path):
+    done = subprocess.run([sys.executable, "bot.py", "demo", "evo", "--players", "3", "--seed",
+                           "2", "--out", str(tmp_path)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "1. " in done.stdout and (tmp_path / "log.txt").exists()
+
+
+def test_bot_without_token_says_how_to_fix_it(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode != 0
+    assert "DISCORD_TOKEN" in done.stderr and "demo evo" in done.stderr
