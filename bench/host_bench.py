@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 LIVE = 200
+VERBOSE = False
 
 
 def _config(tmp: Path) -> dict:
@@ -34,54 +35,57 @@ def _config(tmp: Path) -> dict:
 async def handler_latency(samples: int = 200) -> list[float]:
     import simcord
 
-    import cogs.evo as evo_cog
     from cogs.bot import DarwinBot
     from engine.evo.ai import choose_action
     from tests.test_discord import perform
 
     timings: list[float] = []
-    original_do, original_press = evo_cog.Evo._do, evo_cog.Evo.press
-
-    async def timed_do(self, interaction, action):
-        t0 = time.perf_counter()
-        await original_do(self, interaction, action)
-        timings.append((time.perf_counter() - t0) * 1000)
-
-    async def timed_press(self, interaction, game_id, action, seat=None):
-        t0 = time.perf_counter()
-        await original_press(self, interaction, game_id, action, seat)
-        timings.append((time.perf_counter() - t0) * 1000)
-
-    evo_cog.Evo._do, evo_cog.Evo.press = timed_do, timed_press
     tmp = Path(tempfile.mkdtemp())
     bot = DarwinBot(_config(tmp))
-    try:
-        async with simcord.run(bot) as env:
-            guild = env.create_guild()
-            users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
-            channels = [guild.create_text_channel(f"t{i}") for i in range(LIVE)]
-            host = bot.host
-            for i, ch in enumerate(channels):
-                await host.open_lobby(guild.id, ch.id, "evo", users[0].id, "ann")
-                await host.join(ch.id, users[1].id, "bob")
-                await host.join(ch.id, users[2].id, "cy")
-                await host.start_game(ch.id, users[0].id, False, seed=i)
-            await env.settle()
-            timings.clear()
-            k = 0
-            while len(timings) < samples:
-                ch = channels[k % 16]
-                k += 1
-                game = host.game_in(ch.id)
-                if game is None:
-                    continue
-                seat = game.awaiting()[0]
-                user = next(u for u in users if game.seat_of(u.id) == seat)
-                action = choose_action(game.rules, game.state, seat, "fast")
-                await perform(env, ch, user, game, seat, action, k)
-            await bot.stop_services()
-    finally:
-        evo_cog.Evo._do, evo_cog.Evo.press = original_do, original_press
+    async with simcord.run(bot) as env:
+        # discord.py loads extensions as fresh modules: time the live cog instance
+        cog = bot.get_cog("Evo")
+        original_do, original_press = cog._do, cog.press
+
+        async def timed_do(interaction, action):
+            t0 = time.perf_counter()
+            await original_do(interaction, action)
+            timings.append((time.perf_counter() - t0) * 1000)
+
+        async def timed_press(interaction, game_id, action, seat=None):
+            t0 = time.perf_counter()
+            await original_press(interaction, game_id, action, seat)
+            timings.append((time.perf_counter() - t0) * 1000)
+
+        cog._do, cog.press = timed_do, timed_press
+        guild = env.create_guild()
+        users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+        channels = [guild.create_text_channel(f"t{i}") for i in range(LIVE)]
+        host = bot.host
+        for i, ch in enumerate(channels):
+            await host.open_lobby(guild.id, ch.id, "evo", users[0].id, "ann")
+            await host.join(ch.id, users[1].id, "bob")
+            await host.join(ch.id, users[2].id, "cy")
+            await host.start_game(ch.id, users[0].id, False, seed=i)
+        await env.settle()
+        if VERBOSE:
+            print("setup done", flush=True)
+        timings.clear()
+        k = 0
+        while len(timings) < samples:
+            ch = channels[k % 16]
+            k += 1
+            game = host.game_in(ch.id)
+            if game is None:
+                continue
+            seat = game.awaiting()[0]
+            user = next(u for u in users if game.seat_of(u.id) == seat)
+            action = choose_action(game.rules, game.state, seat, "fast")
+            t0 = time.perf_counter()
+            await perform(env, ch, user, game, seat, action, k)
+            if VERBOSE:
+                print(f"{action['type']} {time.perf_counter() - t0:.3f}s", flush=True)
+        await bot.stop_services()
     return timings
 
 

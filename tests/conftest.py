@@ -28,16 +28,10 @@ def darwin_config(tmp_path):
 @pytest.fixture
 async def simcord_bot(darwin_config):
     """The bot under test. SimCord detaches bots without closing them, so the fixture stops
-    the bot's services (timers, database thread) itself; ``extra_bots`` collects bots made
-    by a test (restarts) for the same treatment."""
+    the bot's services (timers, database thread) itself; a test that makes another bot (a
+    restart) stops that one too."""
     from cogs.bot import DarwinBot
 
     bot = DarwinBot(darwin_config)
-    extra_bots.clear()
     yield bot
-    for b in [bot, *extra_bots]:
-        await b.stop_services()
-    extra_bots.clear()
-
-
-extra_bots: list = []
+    await bot.stop_services()

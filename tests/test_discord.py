@@ -14,7 +14,7 @@ from cogs.bot import DarwinBot
 from engine.evo.ai import choose_action
 from engine.evo.data import rules_data
 from messages import t
-from tests.conftest import extra_bots, make_config
+from tests.conftest import make_config
 
 CARD_NAMES = {c: t(f"evo.card.{c}.name") for c in rules_data()["cards"]["deck"]}
 
@@ -233,14 +233,16 @@ async def test_restart_mid_game_resumes_and_old_buttons_work(simcord_env, darwin
     state_before = game.rules.to_json(game.state)
     await env.bot.stop_services()  # the old process is gone: no timers, no connection
     new_bot = DarwinBot(darwin_config)
-    extra_bots.append(new_bot)
-    await env.restart_bot(new_bot)
-    resumed = host_of(env).game_in(channel.id)
-    assert resumed is not None and resumed is not game
-    assert resumed.rules.to_json(resumed.state) == state_before
-    r = await by_seat[seat].click(old_table, label=t("bot.btn_end"))
-    assert not r.followups, reply_text(r)
-    assert resumed.seq == game.seq + 1
+    try:
+        await env.restart_bot(new_bot)
+        resumed = host_of(env).game_in(channel.id)
+        assert resumed is not None and resumed is not game
+        assert resumed.rules.to_json(resumed.state) == state_before
+        r = await by_seat[seat].click(old_table, label=t("bot.btn_end"))
+        assert not r.followups, reply_text(r)
+        assert resumed.seq == game.seq + 1
+    finally:
+        await new_bot.stop_services()  # SimCord detaches bots without closing them
 
 
 async def test_concurrent_presses_apply_once(simcord_env):
