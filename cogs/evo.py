@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -13,13 +16,13 @@ from cogs.common import (
     encode_action,
     lang_of,
     refusal,
-    render_file,
     send_ephemeral,
 )
 from cogs.table import ActButton, play_label
 from engine import IllegalAction
 from engine.evo.data import GENE_KINDS
 from host import HostError, LiveGame
+from images.evo import render_evo
 from messages import t
 from messages.evo import card_name, gene_name
 
@@ -41,6 +44,7 @@ def _topics(lang: str) -> list[tuple[str, str]]:
 class Evo(commands.GroupCog, group_name="evo", group_description="Play EVO"):
     def __init__(self, bot) -> None:
         self.bot = bot
+        self._boards: dict[int, tuple[int, bytes]] = {}  # game id -> (seq, PNG)
         super().__init__()
 
     @property
@@ -323,9 +327,14 @@ class Evo(commands.GroupCog, group_name="evo", group_description="Play EVO"):
         if game.status != "active":
             raise HostError("not_started")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        view = game.rules.view(game.state, None)
-        file = await render_file(view, self.lang, "board.png")
-        await interaction.followup.send(file=file, ephemeral=True)
+        cached = self._boards.get(game.id)
+        if cached is None or cached[0] != game.seq:
+            # one drawing per game position, however many players ask for it
+            png = await asyncio.to_thread(render_evo, game.rules.view(game.state, None),
+                                          self.lang)
+            cached = self._boards[game.id] = (game.seq, png)
+        await interaction.followup.send(file=discord.File(io.BytesIO(cached[1]), "board.png"),
+                                        ephemeral=True)
 
     @app_commands.command(name="status", description="Turn, phase, whose input is awaited, scores")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -291,3 +291,20 @@ async def test_ai_seats_and_turn_timer_finish_an_untouched_game(tmp_path):
         await env.bot.stop_services()
         assert any(t("bot.timed_out", player="ann") in x for x in texts)
         assert t("evo.event.game_over", reason=t("evo.reason.meteorite")) in texts[-1]
+
+
+async def test_board_is_private_and_drawn_once_per_position(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("evo")
+    users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+    game = await open_table(env, channel, users)
+    cog = env.bot.get_cog("Evo")
+    first = await users[0].slash(channel, "evo board")
+    second = await users[1].slash(channel, "evo board")
+    for r in (first, second):
+        assert r.ephemeral
+        files = [a for m in ([r.response] if r.response else []) + r.followups
+                 for a in m.attachments]
+        assert [a.filename for a in files] == ["board.png"]
+    assert cog._boards[game.id][0] == game.seq  # one drawing served both

@@ -51,17 +51,7 @@ def of_terrain(terrain: int, b=B) -> list[int]:
 
 
 def distances(src: int, b=B) -> dict[int, int]:
-    dist = {src: 0}
-    frontier = [src]
-    while frontier:
-        nxt = []
-        for x in frontier:
-            for y in b.neighbours[x]:
-                if y not in dist:
-                    dist[y] = dist[x] + 1
-                    nxt.append(y)
-        frontier = nxt
-    return dist
+    return b.distances(src)
 
 
 def far_region(taken, min_dist: int = 3, pred=lambda r: True, b=B) -> int:

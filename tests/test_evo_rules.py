@@ -63,17 +63,7 @@ def of_terrain(b, terrain: int) -> list[int]:
 
 
 def distances(b, src: int) -> dict[int, int]:
-    dist = {src: 0}
-    frontier = [src]
-    while frontier:
-        nxt = []
-        for x in frontier:
-            for y in b.neighbours[x]:
-                if y not in dist:
-                    dist[y] = dist[x] + 1
-                    nxt.append(y)
-        frontier = nxt
-    return dist
+    return b.distances(src)
 
 
 def far_region(b, taken, min_dist: int = 3, need_free_neighbour: bool = True) -> int:

@@ -38,6 +38,10 @@ class Board:
     def __len__(self) -> int:
         return len(self.names)
 
+    def distances(self, src: int) -> dict[int, int]:
+        """Steps from region ``src`` to every region of the island."""
+        return hex_distances(self.neighbours, src)
+
     def region(self, name: str) -> int | None:
         """The region index for a typed name ("c4", " C4 ") or None."""
         return self.index.get(str(name).strip().upper())
@@ -47,6 +51,21 @@ def _hex_neighbours(r: int, c: int) -> list[tuple[int, int]]:
     if r % 2 == 0:
         return [(r, c - 1), (r, c + 1), (r - 1, c - 1), (r - 1, c), (r + 1, c - 1), (r + 1, c)]
     return [(r, c - 1), (r, c + 1), (r - 1, c), (r - 1, c + 1), (r + 1, c), (r + 1, c + 1)]
+
+
+def hex_distances(neighbours, src: int, limit: int | None = None) -> dict[int, int]:
+    """Steps from ``src`` to every region (breadth-first over ``neighbours``), up to ``limit``."""
+    dist = {src: 0}
+    frontier = [src]
+    while frontier and (limit is None or dist[frontier[0]] < limit):
+        nxt = []
+        for x in frontier:
+            for y in neighbours[x]:
+                if y not in dist:
+                    dist[y] = dist[x] + 1
+                    nxt.append(y)
+        frontier = nxt
+    return dist
 
 
 def column_label(c: int) -> str:
@@ -81,19 +100,8 @@ def board_for(players: int) -> Board:
         around = _hex_neighbours(r, c)
         neighbours.append(tuple(sorted(at[p] for p in around if p in at)))
         coastal.append(any(p not in at for p in around))
-    near: list[frozenset[int]] = []
-    for i in range(len(cells)):
-        dist = {i: 0}
-        frontier = [i]
-        for d in (1, 2, 3):
-            nxt = []
-            for x in frontier:
-                for y in neighbours[x]:
-                    if y not in dist:
-                        dist[y] = d
-                        nxt.append(y)
-            frontier = nxt
-        near.append(frozenset(j for j, d in dist.items() if 2 <= d <= 3))
+    near = tuple(frozenset(j for j, d in hex_distances(neighbours, i, 3).items() if d >= 2)
+                 for i in range(len(cells)))
     return Board(
         players=players,
         names=tuple(names),
@@ -105,5 +113,5 @@ def board_for(players: int) -> Board:
         rows=len(rows),
         cols=max(len(line) for line in rows),
         index={n: i for i, n in enumerate(names)},
-        near=tuple(near),
+        near=near,
     )
