@@ -1,9 +1,10 @@
 """The message catalogue: every sentence a player reads, in one place per language.
 
-``t("evo.phase.movement")`` -> "Movement". Catalogues are TOML files beside this module
-(``en.toml``; ``it.toml`` and ``fr.toml`` follow the same keys). A key missing from a
-language falls back to English; a key missing everywhere is returned as is, so a gap shows
-up in the text instead of crashing a game.
+``t("evo.phase.movement")`` -> "Movement". Each language is a folder of TOML files beside
+this module (``en/bot.toml``, ``en/evo.toml``, ``en/cubosaurs.toml``...; ``it/`` and ``fr/``
+follow the same keys), merged into one catalogue. A key missing from a language falls back
+to English; a key missing everywhere is returned as is, so a gap shows up in the text
+instead of crashing a game.
 """
 
 from __future__ import annotations
@@ -26,18 +27,25 @@ def _flatten(prefix: str, table: dict, out: dict) -> None:
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
-    try:
-        text = resources.files("messages").joinpath(f"{lang}.toml").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
+    folder = resources.files("messages").joinpath(lang)
     out: dict[str, str] = {}
-    _flatten("", tomllib.loads(text), out)
+    if not folder.is_dir():
+        return out
+    for part in sorted(folder.iterdir(), key=lambda p: p.name):
+        if part.name.endswith(".toml"):
+            table = tomllib.loads(part.read_text(encoding="utf-8"))
+            before = len(out)
+            flat: dict[str, str] = {}
+            _flatten("", table, flat)
+            out.update(flat)
+            if len(out) != before + len(flat):
+                raise ValueError(f"messages/{lang}/{part.name} repeats a key of another file")
     return out
 
 
 def languages() -> list[str]:
-    return sorted(p.name[:-5] for p in resources.files("messages").iterdir()
-                  if p.name.endswith(".toml"))
+    return sorted(p.name for p in resources.files("messages").iterdir()
+                  if p.is_dir() and any(f.name.endswith(".toml") for f in p.iterdir()))
 
 
 class _Default(dict):
