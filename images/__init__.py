@@ -1,10 +1,24 @@
 """Pictures of the games: pure Pillow, no Discord.
 
-``images.evo.render_evo(view, lang)`` turns an EVO view (``engine.evo.EVO.view``) into the PNG
-the bot posts. Nothing here imports ``discord`` or ``cogs``: the cogs call these functions
-(in a worker thread) and attach the bytes.
+``render(kind, view, lang)`` turns a game view into the PNG the bot posts:
+``images.evo.render_evo`` for an EVO view (``engine.evo.EVO.view``),
+``images.cubosaurs.render_cubosaurs`` for a Cubosaurs view. Nothing here imports ``discord``
+or ``cogs``: the cogs call these functions (in a worker thread) and attach the bytes.
+Shared helpers (font, cached text, palette PNG encoding) live in ``images.common``.
 """
 
 from images.evo import bench_render, draw_evo, encode_png, render_evo
 
-__all__ = ["bench_render", "draw_evo", "encode_png", "render_evo"]
+
+def render(kind: str, view: dict, lang: str = "en") -> bytes:
+    """The PNG of ``view`` for the game ``kind`` ("evo" or "cubosaurs")."""
+    if kind == "evo":
+        return render_evo(view, lang)
+    if kind == "cubosaurs":
+        from images.cubosaurs import render_cubosaurs
+
+        return render_cubosaurs(view, lang)
+    raise ValueError(f"no renderer for game kind {kind!r}")
+
+
+__all__ = ["bench_render", "draw_evo", "encode_png", "render", "render_evo"]

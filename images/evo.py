@@ -37,11 +37,21 @@ import statistics
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw
 
 from engine.evo.data import GENE_KINDS, board_for
+from images.common import (  # noqa: F401  (re-exported: tests and callers use them here)
+    FONT_DIR,
+    _text_mask,
+    fit,
+    fit_size,
+    fit_to,
+    font,
+    paste,
+    text,
+    text_width,
+)
 from messages import t
 
 # --- sizes ---------------------------------------------------------------------------------------
@@ -112,9 +122,6 @@ GENE_RGB = {
 ICON_INK = INK
 EGG_SPOT = (120, 90, 60)
 
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
-
-
 def player_rgb(p: int) -> tuple[int, int, int]:
     """The colour of player ``p``'s dinos."""
     return PLAYER_RGB[p % len(PLAYER_RGB)]
@@ -125,67 +132,6 @@ def zone_fill(terrain: str, zone: str) -> tuple[int, int, int]:
     base = TERRAIN_RGB[terrain]
     tint, k = ZONE_TINT[zone]
     return tuple(round(a + (b - a) * k) for a, b in zip(base, tint, strict=True))
-
-
-# --- fonts and text ------------------------------------------------------------------------------
-
-@lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The vendored DejaVu Sans (never Pillow's bitmap default: it has no accents)."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONT_DIR / name), size)
-
-
-def fit(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
-    """``text`` cut with an ellipsis so that it is at most ``width`` pixels long."""
-    if fnt.getlength(text) <= width:
-        return text
-    while text and fnt.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-@lru_cache(maxsize=512)
-def fit_size(text: str, width: float, size: int, bold: bool, smallest: int) -> tuple[int, str]:
-    """The largest size from ``size`` down to ``smallest`` at which ``text`` fits ``width``
-    (cut with an ellipsis at ``smallest`` if it never does)."""
-    for s in range(size, smallest - 1, -2):
-        if font(s, bold).getlength(text) <= width:
-            return s, text
-    return smallest, fit(text, font(smallest, bold), width)
-
-
-@lru_cache(maxsize=4096)
-def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    f = font(size, bold)
-    x0, y0, x1, y1 = f.getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
-    ImageDraw.Draw(mask).text((-x0, -y0), text, font=f, fill=255, anchor=anchor)
-    return mask, x0, y0
-
-
-def text(img: Image.Image, x: float, y: float, s: str, size: int, bold: bool = False,
-         fill=INK, anchor: str = "lm") -> None:
-    """Draw ``s`` at ``(x, y)`` (Pillow anchor), from a cache of rasterised strings.
-
-    Same pixels as ``ImageDraw.text`` at a whole-pixel position, but a string seen before
-    costs one paste instead of a FreeType render.
-    """
-    if not s:
-        return
-    mask, dx, dy = _text_mask(s, size, bold, anchor)
-    img.paste(fill, (round(x) + dx, round(y) + dy), mask)
-
-
-@lru_cache(maxsize=4096)
-def text_width(s: str, size: int, bold: bool = False) -> float:
-    return font(size, bold).getlength(s)
-
-
-@lru_cache(maxsize=1024)
-def fit_to(s: str, size: int, bold: bool, width: float) -> str:
-    """``fit`` for a (size, bold) font, cached: names come back in every picture."""
-    return fit(s, font(size, bold), width)
 
 
 # --- island geometry -------------------------------------------------------------------------------
@@ -462,12 +408,6 @@ def gene_icon(kind: str, size: int) -> Image.Image:
         d.text((12 * u, 12.5 * u), "?", font=font(round(15 * u), True), anchor="mm",
                fill=WHITE + (255,))
     return im.resize((size, size), Image.LANCZOS)
-
-
-def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
-    """Paste an RGBA ``sprite`` centred on ``(x, y)``."""
-    w, h = sprite.size
-    canvas.paste(sprite, (round(x - w / 2), round(y - h / 2)), sprite)
 
 
 # --- the background: all that stays put during a climate ------------------------------------------
