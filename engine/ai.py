@@ -9,8 +9,6 @@ LEVELS = ("random", "fast", "strong")
 
 def ai_action(rules, state: Any, player: int, level: str = "fast") -> dict:
     """The action an AI of ``level`` takes for ``player`` now (it sees only its own view)."""
-    if rules.kind == "evo":
-        from engine.evo.ai import choose_action
-
-        return choose_action(rules, state, player, level)
-    raise KeyError(f"no AI for game {rules.kind!r}")
+    if level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r}; known: {LEVELS}")
+    return rules.ai_action(state, player, level)

@@ -5,14 +5,21 @@ A game is a module (a package under ``engine/``) that exposes one object impleme
 
 The contract, in the spirit of OpenSpiel's Python games:
 
-* ``new_game(seats, seed, options)`` -> state
+* ``new_game(seats, seed, options)`` -> state; ``new_game_with_events`` also gives the
+  opening events
 * ``to_act(state)`` -> the players whose input is awaited now (possibly several at once)
 * ``legal_actions(state, player)`` -> every legal action of that player, as plain dicts
-* ``apply_action(state, player, action)`` -> ``(new_state, events)``; the old state is never
-  modified; an illegal action raises :class:`IllegalAction` and nothing changes
+* ``apply_action(state, player, action, observer=None)`` -> ``(new_state, events)``; the old
+  state is never modified; an illegal action raises :class:`IllegalAction` and nothing
+  changes; ``observer(state, phase)`` is called at every phase end the action reaches (the
+  host turns those into board images)
 * ``view(state, viewer)`` -> what that seat (or a spectator, ``viewer=None``) may see
 * ``is_over(state)`` / ``returns(state)`` -> final scores and ranking
 * ``to_json(state)`` / ``from_json(data)`` -> save/load with a schema version
+* ``ai_action(state, player, level)`` -> the action an AI seat of that level takes now
+
+A game is added by writing its package and naming it in :data:`GAME_PACKAGES`; the host,
+the store and the lobby need nothing else.
 
 Actions and events are JSON-serialisable dicts. Events carry a ``type`` and parameters that
 the message catalogue turns into sentences.
@@ -91,6 +98,73 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
 
+def json_copy(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (much faster than ``copy.deepcopy``)."""
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    return value
+
+
+class SavedState:
+    """Base of a game state kept in ``__slots__`` of JSON-shaped values.
+
+    A subclass sets ``KIND`` (``"evo"``), ``LABEL`` (for messages) and ``VERSION`` (its schema
+    version), declares its ``__slots__`` and gives every slot a default in ``__init__``.
+    ``from_json`` refuses a save of another game or version, a missing field, a field of the
+    wrong JSON type, or null where the default is not; ``check_loaded`` adds the game's own
+    checks.
+    """
+
+    __slots__ = ()
+    KIND = ""
+    LABEL = ""
+    VERSION = 1
+
+    def to_json(self) -> dict:
+        data = {name: json_copy(getattr(self, name)) for name in self.__slots__}
+        data["kind"] = self.KIND
+        data["version"] = self.VERSION
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any):
+        label = cls.LABEL
+        if not isinstance(data, dict):
+            raise CorruptState("state is not an object")
+        if data.get("kind") != cls.KIND:
+            raise CorruptState(f"not a{'n' if label[:1] in 'AEIOU' else ''} {label} state "
+                               f"(kind={data.get('kind')!r})")
+        if data.get("version") != cls.VERSION:
+            raise CorruptState(f"unknown {label} state version {data.get('version')!r}")
+        s = cls()
+        for name in cls.__slots__:
+            if name not in data:
+                raise CorruptState(f"{label} state lacks {name!r}")
+            default = getattr(s, name)
+            value = data[name]
+            if default is not None and value is None:
+                raise CorruptState(f"{label} state field {name!r} is missing")
+            if (default is not None and value is not None
+                    and type(default) is not type(value)
+                    and not (isinstance(default, int) and isinstance(value, int))):
+                raise CorruptState(f"{label} state field {name!r} has the wrong type")
+            setattr(s, name, json_copy(value))
+        s.check_loaded()
+        return s
+
+    def check_loaded(self) -> None:
+        """The game's own checks on a freshly loaded state (raise CorruptState)."""
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class GameRules(Protocol):
     """What every game package provides (see ``engine.evo.EVO`` for the reference one)."""
 
@@ -98,13 +172,21 @@ class GameRules(Protocol):
     min_players: int
     max_players: int
 
+    options: dict[str, str]  # option name -> description (the lobby shows them)
+
     def new_game(self, seats: list[Seat], seed: int, options: dict | None = None) -> Any: ...
+
+    def new_game_with_events(self, seats: list[Seat], seed: int, options: dict | None = None,
+                             observer: Any = None) -> tuple[Any, list[Event]]: ...
 
     def to_act(self, state: Any) -> list[int]: ...
 
     def legal_actions(self, state: Any, player: int) -> list[Action]: ...
 
-    def apply_action(self, state: Any, player: int, action: Action) -> tuple[Any, list[Event]]: ...
+    def apply_action(self, state: Any, player: int, action: Action,
+                     observer: Any = None) -> tuple[Any, list[Event]]: ...
+
+    def apply_in_place(self, state: Any, player: int, action: Action) -> list[Event]: ...
 
     def view(self, state: Any, viewer: int | None) -> dict: ...
 
@@ -116,6 +198,12 @@ class GameRules(Protocol):
 
     def from_json(self, data: dict) -> Any: ...
 
+    def phase_name(self, state: Any) -> str: ...
+
+    def ai_action(self, state: Any, player: int, level: str) -> Action: ...
+
+
+GAME_PACKAGES = ("engine.evo", "engine.cubosaurs")
 
 _REGISTRY: dict[str, GameRules] = {}
 
@@ -127,8 +215,7 @@ def register(game: GameRules) -> GameRules:
 
 def get_game(kind: str) -> GameRules:
     """The rules object for a game kind (``"evo"``...)."""
-    if not _REGISTRY:
-        import engine.evo  # noqa: F401  (registers itself)
+    _load_games()
     try:
         return _REGISTRY[kind]
     except KeyError:
@@ -136,5 +223,15 @@ def get_game(kind: str) -> GameRules:
 
 
 def game_kinds() -> list[str]:
-    get_game("evo")
+    _load_games()
     return sorted(_REGISTRY)
+
+
+def _load_games() -> None:
+    """Import every game package once (each registers itself)."""
+    import importlib
+    import sys
+
+    for package in GAME_PACKAGES:
+        if package not in sys.modules:
+            importlib.import_module(package)

@@ -44,6 +44,7 @@ from engine.evo.data import GENE_KINDS, board_for
 from images.common import (  # noqa: F401  (re-exported: tests and callers use them here)
     FONT_DIR,
     _text_mask,
+    build_palette,
     fit,
     fit_size,
     fit_to,
@@ -731,24 +732,8 @@ def board_palette() -> Image.Image:
         for k, ink in enumerate(inks):
             text(sheet, 690 + k * 100, y + 14, "Àg8é", 22, k % 2 == 0, ink)
         y += 29
-    octree = sheet.quantize(256 - len(exact), method=Image.Quantize.FASTOCTREE,
-                            dither=Image.Dither.NONE).getpalette()[: 3 * (256 - len(exact))]
-    # Pillow maps a pixel to the entry nearest to its 4x4x4 cell, not to the pixel itself:
-    # keep the in-between colours away from the flat ones so that those map to themselves.
-    extra = []
-    for i in range(0, len(octree), 3):
-        c = tuple(octree[i:i + 3])
-        if all(sum((a - b) ** 2 for a, b in zip(c, e, strict=True)) > EXACT_GAP ** 2
-               for e in exact) and c not in extra:
-            extra.append(c)
-    flat = [v for c in exact + extra for v in c]
-    flat += [0] * (768 - len(flat))
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat)
-    return pal
+    return build_palette(exact, sheet)
 
-
-EXACT_GAP = 12  # minimum distance from an in-between palette colour to a flat one
 
 
 def encode_png(image: Image.Image) -> bytes:

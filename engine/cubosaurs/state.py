@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.core import CorruptState
+from engine.core import SavedState
 
 SCHEMA_VERSION = 1
 
@@ -13,16 +11,7 @@ SCHEMA_VERSION = 1
 STAGES = ("begin", "act", "over")
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON-shaped data (much faster than ``copy.deepcopy``)."""
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    return value
-
-
-class CuboState:
+class CuboState(SavedState):
     """Everything about one game of Cubosaurs, including the hidden parts.
 
     Players are numbered 0..n-1 in seat order; clockwise (+1) is increasing seat index.
@@ -37,6 +26,9 @@ class CuboState:
     breakdown; ``result``: the final ranking once over.
     """
 
+    KIND = "cubosaurs"
+    LABEL = "Cubosaurs"
+    VERSION = SCHEMA_VERSION
     __slots__ = (
         "seats", "options", "seed", "rng", "round", "rounds", "stage", "first", "direction",
         "current", "turn", "deck", "aside", "hand", "hand_from", "collections", "tokens",
@@ -102,38 +94,3 @@ class CuboState:
         s.scores = [[dict(b) for b in r] for r in self.scores]
         s.result = None if self.result is None else [dict(r) for r in self.result]
         return s
-
-    def to_json(self) -> dict:
-        data = {name: _copy(getattr(self, name)) for name in self.__slots__}
-        data["kind"] = "cubosaurs"
-        data["version"] = SCHEMA_VERSION
-        return data
-
-    @classmethod
-    def from_json(cls, data: Any) -> CuboState:
-        if not isinstance(data, dict):
-            raise CorruptState("state is not an object")
-        if data.get("kind") != "cubosaurs":
-            raise CorruptState(f"not a Cubosaurs state (kind={data.get('kind')!r})")
-        if data.get("version") != SCHEMA_VERSION:
-            raise CorruptState(f"unknown Cubosaurs state version {data.get('version')!r}")
-        s = cls()
-        for name in cls.__slots__:
-            if name not in data:
-                raise CorruptState(f"Cubosaurs state lacks {name!r}")
-            default = getattr(s, name)
-            value = data[name]
-            if (default is not None and value is not None
-                    and type(default) is not type(value)):
-                raise CorruptState(f"Cubosaurs state field {name!r} has the wrong type")
-            if default is not None and value is None:
-                raise CorruptState(f"Cubosaurs state field {name!r} is missing")
-            setattr(s, name, _copy(value))
-        return s
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CuboState):
-            return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]

@@ -8,11 +8,11 @@ generator. So every viewer gets the same view except the ``viewer`` field. AI se
 
 from __future__ import annotations
 
-from engine.core import Rng
+from engine.core import Rng, json_copy
 from engine.cubosaurs import rules as R
 from engine.cubosaurs.data import CARD_INDEX, CARDS, tiles_in_play
 from engine.cubosaurs.scoring import breakdown
-from engine.cubosaurs.state import CuboState, _copy
+from engine.cubosaurs.state import CuboState
 
 
 def view(state: CuboState, viewer: int | None) -> dict:
@@ -60,9 +60,9 @@ def view(state: CuboState, viewer: int | None) -> dict:
         "debt": {"player": s.debts[0][0], "count": s.debts[0][1]} if s.debts else None,
         "debts": [list(d) for d in s.debts],
         "players": players,
-        "round_scores": _copy(s.scores),
-        "last_scores": _copy(s.scores[-1]) if s.scores else None,
-        "result": _copy(s.result),
+        "round_scores": json_copy(s.scores),
+        "last_scores": json_copy(s.scores[-1]) if s.scores else None,
+        "result": json_copy(s.result),
     }
 
 
@@ -85,8 +85,8 @@ def determinize(v: dict, seed: int) -> CuboState:
     s.tiles = [list(row["tiles"]) for row in v["players"]]
     s.offer = list(v["offer"])
     s.debts = [list(d) for d in v["debts"]]
-    s.scores = _copy(v["round_scores"])
-    s.result = _copy(v["result"])
+    s.scores = json_copy(v["round_scores"])
+    s.result = json_copy(v["result"])
     rng = Rng(seed)
     seen = set(s.hand)
     for c in s.collections:

@@ -86,6 +86,11 @@ class EvoGame:
     def phase_name(self, state: EvoState) -> str:
         return PHASE_NAMES[state.phase]
 
+    def ai_action(self, state: EvoState, player: int, level: str) -> dict:
+        from engine.evo.ai import choose_action
+
+        return choose_action(self, state, player, level)
+
     def to_json(self, state: EvoState) -> dict:
         return state.to_json()
 

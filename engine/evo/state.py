@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.core import CorruptState
+from engine.core import CorruptState, SavedState, json_copy
 
 SCHEMA_VERSION = 1
 
@@ -21,16 +19,7 @@ PHASE_NAMES = {
 }
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON-shaped data (much faster than ``copy.deepcopy``)."""
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    return value
-
-
-class EvoState:
+class EvoState(SavedState):
     """Everything about one game of EVO, including the hidden parts (hands, deck, bag, rng).
 
     Players are numbered 0..n-1 in seat order. Regions are indices into the board
@@ -39,6 +28,9 @@ class EvoState:
     show ``view(state, viewer)``.
     """
 
+    KIND = "evo"
+    LABEL = "EVO"
+    VERSION = SCHEMA_VERSION
     __slots__ = (
         "seats", "options", "seed", "rng", "turn", "phase", "stage", "order", "climate",
         "meteor", "occ", "mp", "genes", "hands", "locked", "deck", "discard", "bag",
@@ -88,42 +80,11 @@ class EvoState:
     def clone(self) -> EvoState:
         s = EvoState.__new__(EvoState)
         for name in self.__slots__:
-            setattr(s, name, _copy(getattr(self, name)))
+            setattr(s, name, json_copy(getattr(self, name)))
         return s
 
-    def to_json(self) -> dict:
-        data = {name: _copy(getattr(self, name)) for name in self.__slots__}
-        data["kind"] = "evo"
-        data["version"] = SCHEMA_VERSION
-        return data
-
-    @classmethod
-    def from_json(cls, data: Any) -> EvoState:
-        if not isinstance(data, dict):
-            raise CorruptState("state is not an object")
-        if data.get("kind") != "evo":
-            raise CorruptState(f"not an EVO state (kind={data.get('kind')!r})")
-        if data.get("version") != SCHEMA_VERSION:
-            raise CorruptState(f"unknown EVO state version {data.get('version')!r}")
-        s = cls()
-        for name in cls.__slots__:
-            if name not in data:
-                raise CorruptState(f"EVO state lacks {name!r}")
-            default = getattr(s, name)
-            value = data[name]
-            if (default is not None and value is not None
-                    and type(default) is not type(value)
-                    and not (isinstance(default, int) and isinstance(value, int))):
-                raise CorruptState(f"EVO state field {name!r} has the wrong type")
-            setattr(s, name, _copy(value))
-        n = len(s.seats)
-        if not 3 <= n <= 5 or any(len(x) != n for x in (s.mp, s.genes, s.hands, s.locked)):
+    def check_loaded(self) -> None:
+        n = len(self.seats)
+        if not 3 <= n <= 5 or any(len(x) != n
+                                  for x in (self.mp, self.genes, self.hands, self.locked)):
             raise CorruptState("EVO state has inconsistent player lists")
-        return s
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, EvoState):
-            return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]

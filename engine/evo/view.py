@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.core import json_copy
 from engine.evo import rules as R
 from engine.evo.data import BAG_KINDS, GENE_KINDS
-from engine.evo.state import PHASE_NAMES, EvoState, _copy
+from engine.evo.state import PHASE_NAMES, EvoState
 
 # State fields that are public as they are.
 _PUBLIC = (
@@ -25,7 +26,7 @@ def view(state: EvoState, viewer: int | None) -> dict:
     """The game as seat ``viewer`` sees it (``None``: a spectator)."""
     b = R.board(state)
     n = state.n
-    public = {k: _copy(getattr(state, k)) for k in _PUBLIC}
+    public = {k: json_copy(getattr(state, k)) for k in _PUBLIC}
     public["hand_counts"] = [len(h) for h in state.hands]
     public["hand"] = list(state.hands[viewer]) if viewer is not None else None
     public["deck_count"] = len(state.deck)
@@ -69,7 +70,7 @@ def determinize(v: dict, seed: int) -> EvoState:
     public = v["state"]
     s = EvoState()
     for k in _PUBLIC:
-        setattr(s, k, _copy(public[k]))
+        setattr(s, k, json_copy(public[k]))
     s.seed = seed
     s.rng = seed
     me = v["viewer"]
