@@ -1,18 +1,23 @@
-"""AI matchups for EVO: win shares, score margins and time per decision of each AI level.
+"""AI matchups for EVO and Cubosaurs: win shares, score margins and time per decision.
 
-    python bench/ai_matchup.py --games 200            # the three matchups, 200 games each
+    python bench/ai_matchup.py --games 200            # EVO: the three matchups, 200 games each
     python bench/ai_matchup.py --games 50 --only b    # one matchup
     python bench/ai_matchup.py --games 200 --workers 2 --variant
+    python bench/ai_matchup.py --game cubosaurs --games 200 --only a
+    python bench/ai_matchup.py --game cubosaurs --games 200 --advanced on
 
-Matchups (every game seeded; the hero's seat and the player count rotate over 3, 4 and 5):
+Matchups (every game seeded; for EVO the hero's seat and the player count rotate over 3, 4
+and 5; for Cubosaurs over 2, 3, 4 and 5, with the advanced rules in half of the games unless
+``--advanced on|off``):
 
-* (a) 1 strong vs 2-4 random seats
-* (b) 1 strong vs 2-4 fast seats
-* (c) 1 fast vs 2-4 random seats
+* (a) 1 strong vs 2-4 random seats (Cubosaurs: 1-4)
+* (b) 1 strong vs 2-4 fast seats (Cubosaurs: 1-4)
+* (c) 1 fast vs 2-4 random seats (Cubosaurs: 1-4)
 
-A win is a first place; a shared first place counts as a fractional win. "margin" is the
-hero's score minus the best opponent's score. "fair share" is the win share of a seat if all
-seats were equal (the mean of 1/n over the games).
+A win is a first place (EVO: ties broken by dinos; Cubosaurs: by the last round's score); a
+shared first place counts as a fractional win. "margin" is the hero's score minus the best
+opponent's score. "fair share" is the win share of a seat if all seats were equal (the mean
+of 1/n over the games).
 """
 
 from __future__ import annotations
@@ -79,6 +84,58 @@ def jobs_for(hero: str, other: str, games: int, base_seed: int, variant: bool) -
     return jobs
 
 
+def play_cubo_game(job: tuple) -> dict:
+    """One seeded game of Cubosaurs; ``levels[p]`` is the AI level of seat p."""
+    from engine.cubosaurs import CUBOSAURS
+    from engine.cubosaurs.ai import policy_for as cubo_policy
+    from engine.cubosaurs.ai import view_seed
+
+    levels, seed, advanced = job
+    n = len(levels)
+    seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(n)]
+    policies = {lv: cubo_policy(lv) for lv in set(levels)}
+    state = CUBOSAURS.new_game(seats, seed, {"advanced": advanced})
+    spent = {lv: 0.0 for lv in policies}
+    count = {lv: 0 for lv in policies}
+    worst = {lv: 0.0 for lv in policies}
+    while not CUBOSAURS.is_over(state):
+        p = CUBOSAURS.to_act(state)[0]
+        legal = CUBOSAURS.legal_actions(state, p)
+        view = CUBOSAURS.view(state, p)
+        lv = levels[p]
+        t0 = time.perf_counter()
+        action = policies[lv].choose(view, legal, view_seed(view))
+        dt = time.perf_counter() - t0
+        spent[lv] += dt
+        count[lv] += 1
+        worst[lv] = max(worst[lv], dt)
+        CUBOSAURS.apply_in_place(state, p, action)
+    scores = [0] * n
+    last = [0] * n
+    for r in CUBOSAURS.returns(state):
+        scores[r["player"]] = r["score"]
+        last[r["player"]] = r["last"]
+    return {"levels": levels, "seed": seed, "scores": scores, "dinos": last,
+            "advanced": advanced, "turns": state.turn, "spent": spent, "count": count,
+            "worst": worst}
+
+
+def cubo_jobs_for(hero: str, other: str, games: int, base_seed: int,
+                  advanced: str) -> list[tuple]:
+    """2, 3, 4, 5 players in turn; for each player count, the advanced rules every other
+    game (``advanced="mixed"``) and the hero's seat moving every two games."""
+    jobs = []
+    for g in range(games):
+        n = 2 + g % 4
+        k = g // 4
+        adv = k % 2 == 0 if advanced == "mixed" else advanced == "on"
+        seat = (k // 2) % n
+        levels = [other] * n
+        levels[seat] = hero
+        jobs.append((tuple(levels), base_seed + g, adv))
+    return jobs
+
+
 def summarize(name: str, hero: str, results: list[dict]) -> dict:
     wins = 0.0
     share = 0.0
@@ -113,8 +170,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1000, help="first game seed")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", default="abc", help="which matchups (letters a, b, c)")
-    ap.add_argument("--variant", action="store_true", help="variant auction")
+    ap.add_argument("--variant", action="store_true", help="variant auction (EVO)")
+    ap.add_argument("--game", choices=("evo", "cubosaurs"), default="evo")
+    ap.add_argument("--advanced", choices=("mixed", "on", "off"), default="mixed",
+                    help="Cubosaurs: the advanced (DNA) rules in half of the games, all, none")
     args = ap.parse_args(argv)
+    if args.game == "cubosaurs":
+        return main_cubosaurs(args)
 
     t_start = time.perf_counter()
     all_jobs = []
@@ -152,6 +214,58 @@ def main(argv: list[str] | None = None) -> int:
         label = f"({key}) 1 {hero} vs {other}"
         print(f"{label:<28}{sm['games']:>6}{sm['win']:>8.3f}{sm['fair']:>7.3f}"
               f"{sm['margin']:>+8.2f}{sm['hero_score']:>7.1f}{sm['other_score']:>8.1f}   {by_n}")
+    print("time per decision:")
+    for lv in ("random", "fast", "strong"):
+        if count.get(lv):
+            print(f"  {lv:<7} mean {1000 * spent[lv] / count[lv]:8.3f} ms   max "
+                  f"{1000 * worst[lv]:7.1f} ms   ({count[lv]} decisions)")
+    print(f"total wall time: {wall:.1f} s")
+    return 0
+
+
+def main_cubosaurs(args) -> int:
+    t_start = time.perf_counter()
+    all_jobs = []
+    for key in args.only:
+        hero, other = MATCHUPS[key]
+        all_jobs += [(key, j) for j in cubo_jobs_for(hero, other, args.games, args.seed,
+                                                     args.advanced)]
+    all_jobs.sort(key=lambda kj: 0 if "strong" in kj[1][0] else 1)
+    if args.workers > 1:
+        with Pool(args.workers) as pool:
+            results = pool.map(play_cubo_game, [j for _, j in all_jobs], chunksize=1)
+    else:
+        results = [play_cubo_game(j) for _, j in all_jobs]
+    wall = time.perf_counter() - t_start
+
+    spent: dict[str, float] = {}
+    count: dict[str, int] = {}
+    worst: dict[str, float] = {}
+    per_key: dict[str, list[dict]] = {}
+    for (key, _), res in zip(all_jobs, results, strict=True):
+        per_key.setdefault(key, []).append(res)
+        for lv, t in res["spent"].items():
+            spent[lv] = spent.get(lv, 0.0) + t
+            count[lv] = count.get(lv, 0) + res["count"][lv]
+            worst[lv] = max(worst.get(lv, 0.0), res["worst"][lv])
+
+    print(f"Cubosaurs AI matchups: {args.games} games each, seeds {args.seed}.., "
+          f"advanced rules: {args.advanced}, {args.workers} workers")
+    print(f"{'matchup':<28}{'games':>6}{'win':>8}{'fair':>7}{'margin':>8}{'hero':>7}"
+          f"{'others':>8}   win by players (2/3/4/5)   win std/adv")
+    for key in args.only:
+        hero, other = MATCHUPS[key]
+        res = per_key[key]
+        sm = summarize(key, hero, res)
+        by_n = " / ".join(f"{v:.2f}" for v in sm["by_n"].values())
+        by_rules = []
+        for adv in (False, True):
+            part = [r for r in res if r["advanced"] == adv]
+            by_rules.append(f"{summarize(key, hero, part)['win']:.2f}" if part else "-")
+        label = f"({key}) 1 {hero} vs {other}"
+        print(f"{label:<28}{sm['games']:>6}{sm['win']:>8.3f}{sm['fair']:>7.3f}"
+              f"{sm['margin']:>+8.2f}{sm['hero_score']:>7.1f}{sm['other_score']:>8.1f}   "
+              f"{by_n:<26}{' / '.join(by_rules)}")
     print("time per decision:")
     for lv in ("random", "fast", "strong"):
         if count.get(lv):

@@ -1,0 +1,1057 @@
+"""AI players for Cubosaurs: ``random``, ``fast`` (rules of thumb) and ``strong`` (rollouts).
+
+Every policy follows the EVO contract::
+
+    policy.choose(view, legal, seed) -> one of ``legal``
+
+``view`` is ``CUBOSAURS.view(state, me)``: the AI sees only what its own seat may see (here
+everything but the deck order, the set-aside cards and the tile pile). ``seed`` is derived
+from the view alone by :func:`view_seed` / :func:`decision_seed` (same position, same
+choice). :func:`choose_action` does all of that for a host; :func:`policy_for` maps a level
+name to a policy.
+
+* :class:`RandomPolicy`: a uniformly random legal action.
+* :class:`FastPolicy` (about 0.15 ms a decision): every option is valued
+  in points by the change it makes to a *position value*: the round score of the collection
+  (an exact re-implementation of ``scoring.breakdown`` on card counts) plus its *potential*
+  (for each species, the chance of being offered one or two more copies before the deck runs
+  out, times what they would add: penta and bronto sets, raptor pairs, egg majorities; it
+  fades with the deck). On top of that:
+
+  - keep: the hand's value to us (plus the DNA tokens it brings);
+  - pass: the value of the card removed from our collection, minus what the passed hand is
+    worth to the next player beyond an ordinary draw ("don't feed them"), for the
+    ``pass_width`` cards best removed;
+  - both: the change made to the opponents' egg majorities (the leader weighing most);
+  - buys (advanced): each tile's gain in points against its cost in tokens (a token is worth
+    half a point at the end, a little more while it can still buy tiles): end tiles by the
+    types / eggs in the collection, draw by the expected better hand, free pass and forbidden
+    as other ways to pass, destroy / steal / give / swap by the change to us and to the
+    target (the leader weighing most; the targets looked at: the leader and the next player);
+  - take_token: from the opponent with the best score (then the most tokens).
+* :class:`StrongPolicy` (about 25 ms a decision, bounded by a budget of simulated actions):
+  the fast values' best few options (within 2 points of the best) are played out on imagined
+  states (``determinize``: the hidden deck dealt at random), every seat playing the fast
+  rules to the end of the round, on 2 to 8 samples shared by all candidates. A rollout scores
+  our round score minus (mostly) the best opponent's, DNA tokens counted, or at the last
+  round our final margin plus a bonus for a first place; the best mean plus half the fast
+  value wins (the fast value is a prior: a few noisy samples rarely overturn a clear choice),
+  ties to the fast choice.
+
+Everything here is pure: no I/O, no clock, all randomness from the given seed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import zlib
+from bisect import insort
+
+from engine.core import IllegalAction, Rng
+from engine.cubosaurs import rules as R
+from engine.cubosaurs.data import CARDS, EGG_SPECIES, SPECIES, TILES, TYPES, card, rules_data, tile
+from engine.cubosaurs.view import determinize, view
+
+__all__ = [
+    "LEVELS",
+    "FastPolicy",
+    "Params",
+    "Policy",
+    "RandomPolicy",
+    "StrongPolicy",
+    "choose_action",
+    "decision_seed",
+    "fast_decide",
+    "policy_for",
+]
+
+LEVELS = ("random", "fast", "strong")
+KEEP = {"type": "keep"}
+
+# --- the card and tile numbers, as small tables -----------------------------------------------
+
+_D = rules_data()
+NT = len(TYPES)                      # 8 types: 5 table species, grey, black, egg
+EGG_T = TYPES.index("egg")
+GREY_T = TYPES.index("grey")
+BLACK_T = TYPES.index("black")
+assert tuple(TYPES[: len(SPECIES)]) == SPECIES, "the table species come first in TYPES"
+assert tuple(EGG_SPECIES[: len(SPECIES)]) == SPECIES and EGG_SPECIES[-1] == "raptor"
+NS = len(SPECIES)                    # 5
+RAPTOR_SP = len(EGG_SPECIES) - 1     # the raptor egg's species index (grey + black)
+MAXC = len(CARDS) + 2
+
+# TAB[t][k]: points of k copies of table species t (k = 0..MAXC)
+TAB = []
+for _s in SPECIES:
+    _row = _D["species"][_s]
+    TAB.append([0] + [_row[min(k, len(_row)) - 1] for k in range(1, MAXC + 1)])
+
+TI = {}      # card -> type index
+RV = {}      # card -> raptor value (0 for the others)
+DNA = {}     # card -> 1 if it carries the DNA symbol
+ESP = {}     # egg card -> species index (0..5)
+GROUP = {}   # card -> the potential group it changes (0..4 species, 5 raptors)
+KEY = {}     # card -> what makes two cards equivalent for the AI
+KEY_STD = {}  # ... when DNA symbols do not matter
+SPC_OF = {}  # card -> the egg species it counts for (-1: an egg card, counting for none)
+TOTAL_T = [0] * NT
+for _c in CARDS:
+    _k = card(_c)
+    TI[_c] = TYPES.index(_k.type)
+    RV[_c] = _k.value
+    DNA[_c] = 1 if _k.dna else 0
+    TOTAL_T[TI[_c]] += 1
+    if _k.type == "egg":
+        ESP[_c] = EGG_SPECIES.index(_k.species)
+        GROUP[_c] = ESP[_c]
+    else:
+        GROUP[_c] = min(TI[_c], RAPTOR_SP)
+    KEY[_c] = _c if _k.type == "egg" else (TI[_c], RV[_c], DNA[_c])
+    KEY_STD[_c] = _c if _k.type == "egg" else (TI[_c], RV[_c])
+    SPC_OF[_c] = -1 if _k.type == "egg" else min(TI[_c], RAPTOR_SP)
+CARDS_OF = [tuple(c for c in CARDS if TI[c] == t) for t in range(NT)]
+PLUS = [int(_D["eggs"][s]["plus"]) for s in EGG_SPECIES]
+MINUS = [int(_D["eggs"][s]["minus"]) for s in EGG_SPECIES]
+RAPTOR_SUM = {GREY_T: sum(_D["raptors"]["grey"]), BLACK_T: sum(_D["raptors"]["black"])}
+TB_POINTS = tile("type_bonus").points
+EB_POINTS = tile("egg_bonus").points
+COST = {t: tile(t).cost for t in TILES}
+
+
+# --- tunable numbers --------------------------------------------------------------------------
+
+class Params:
+    """The numbers behind the fast rules."""
+
+    alpha = 1.2         # weight of a collection's potential (more copies still to come)
+    share = 1.6         # offers a player sees of the deck's cards: share / players
+    w_feed = 0.8        # weight of what a passed hand is worth to the next player
+    draw_gain = 0.8     # ... beyond what an ordinary draw would give them
+    lead = 0.5          # opponents' changes: this share on the leader, the rest on the average
+    tv_end = 0.5        # a DNA token at the end of the game (1 point per 2)
+    tv_more = 0.3       # ... more while it can still buy tiles (fades with the game)
+    buy_margin = 0.4    # smallest net gain (in points) worth buying a tile
+    att = 0.8           # weight of a target's loss with the interactive tiles (times its weight)
+    pass_width = 4      # passes valued in full (the cards best removed from the collection)
+
+
+DEFAULT = Params()
+
+
+# --- a collection as counts -------------------------------------------------------------------
+
+class Col:
+    """A collection as card counts per type, the raptor values (sorted) and the eggs'
+    species."""
+
+    __slots__ = ("c", "g", "b", "e")
+
+    def __init__(self, cards=()) -> None:
+        c = [0] * NT
+        g: list[int] = []
+        b: list[int] = []
+        e: list[int] = []
+        for cid in cards:
+            t = TI[cid]
+            c[t] += 1
+            if t == GREY_T:
+                g.append(RV[cid])
+            elif t == BLACK_T:
+                b.append(RV[cid])
+            elif t == EGG_T:
+                e.append(ESP[cid])
+        g.sort()
+        b.sort()
+        self.c, self.g, self.b, self.e = c, g, b, e
+
+    def copy(self) -> Col:
+        o = Col.__new__(Col)
+        o.c, o.g, o.b, o.e = list(self.c), list(self.g), list(self.b), list(self.e)
+        return o
+
+    def add(self, cid: str) -> None:
+        t = TI[cid]
+        self.c[t] += 1
+        if t == GREY_T:
+            insort(self.g, RV[cid])
+        elif t == BLACK_T:
+            insort(self.b, RV[cid])
+        elif t == EGG_T:
+            self.e.append(ESP[cid])
+
+    def remove(self, cid: str) -> None:
+        t = TI[cid]
+        self.c[t] -= 1
+        if t == GREY_T:
+            self.g.remove(RV[cid])
+        elif t == BLACK_T:
+            self.b.remove(RV[cid])
+        elif t == EGG_T:
+            self.e.remove(ESP[cid])
+
+    def sp(self, e: int) -> int:
+        """Cards counting for the egg of species ``e``."""
+        return self.c[e] if e < RAPTOR_SP else self.c[GREY_T] + self.c[BLACK_T]
+
+
+def raptor_points(g: list[int], b: list[int]) -> int:
+    """As ``scoring.raptor_points`` (``g`` and ``b`` sorted): pairs score both values, the
+    smallest extras lose theirs."""
+    ng, nb = len(g), len(b)
+    if ng == nb:
+        return sum(g) + sum(b)
+    if ng > nb:
+        return sum(g) + sum(b) - 2 * sum(g[: ng - nb])
+    return sum(g) + sum(b) - 2 * sum(b[: nb - ng])
+
+
+def egg_points(col: Col, ob: list[int]) -> int:
+    pts = 0
+    for e in col.e:
+        have = col.sp(e)
+        pts += PLUS[e] if have and have >= ob[e] else MINUS[e]
+    return pts
+
+
+def score(col: Col, ob: list[int], tb: int = 0, eb: int = 0) -> int:
+    """The round score of ``col`` (as ``scoring.breakdown``'s total); ``ob[e]``: the largest
+    count of egg species ``e`` among the opponents; ``tb``/``eb``: type / egg bonus tiles."""
+    c = col.c
+    t = TAB[0][c[0]] + TAB[1][c[1]] + TAB[2][c[2]] + TAB[3][c[3]] + TAB[4][c[4]]
+    if col.g or col.b:
+        t += raptor_points(col.g, col.b)
+    if col.e:
+        t += egg_points(col, ob)
+    if tb:
+        t += tb * TB_POINTS * sum(1 for x in c if x)
+    if eb:
+        t += eb * EB_POINTS * c[EGG_T]
+    return t
+
+
+def _egg(e: int, have: int, ob_e: int) -> int:
+    return PLUS[e] if have and have >= ob_e else MINUS[e]
+
+
+def card_delta(col: Col, c: str, sign: int, ob: list[int], tb: int = 0, eb: int = 0) -> int:
+    """``score`` after adding (``sign`` 1) or removing (-1) card ``c``, minus before."""
+    t = TI[c]
+    cnt = col.c
+    k = cnt[t]
+    k2 = k + sign
+    d = 0
+    if tb and (k == 0 or k2 == 0):
+        d += tb * TB_POINTS * sign
+    if t < NS:
+        d += TAB[t][k2] - TAB[t][k]
+        if t in col.e:
+            ob_t = ob[t]
+            flip = _egg(t, k2, ob_t) - _egg(t, k, ob_t)
+            if flip:
+                d += flip * col.e.count(t)
+        return d
+    if t == EGG_T:
+        e = ESP[c]
+        have = col.sp(e)
+        return d + sign * (_egg(e, have, ob[e]) + eb * EB_POINTS)
+    v = RV[c]
+    if t == GREY_T:
+        new = sorted([*col.g, v]) if sign > 0 else _without(col.g, v)
+        d += raptor_points(new, col.b) - raptor_points(col.g, col.b)
+    else:
+        new = sorted([*col.b, v]) if sign > 0 else _without(col.b, v)
+        d += raptor_points(col.g, new) - raptor_points(col.g, col.b)
+    if RAPTOR_SP in col.e:
+        have = cnt[GREY_T] + cnt[BLACK_T]
+        ob_r = ob[RAPTOR_SP]
+        flip = _egg(RAPTOR_SP, have + sign, ob_r) - _egg(RAPTOR_SP, have, ob_r)
+        if flip:
+            d += flip * col.e.count(RAPTOR_SP)
+    return d
+
+
+def _without(values: list[int], v: int) -> list[int]:
+    out = list(values)
+    out.remove(v)
+    return out
+
+
+# --- a position, from a view or from a state --------------------------------------------------
+
+class Pos:
+    """What the fast rules need: every collection as counts, the hand, the deck size, the
+    unseen cards per type, tokens and tiles, who leads. Built from a view (the AI's own
+    decisions) or from a full state (rollouts: the same public facts)."""
+
+    __slots__ = ("n", "cards", "cols", "hand", "hand_from", "current", "direction", "deck",
+                 "tokens", "reserve", "offer", "bought", "debts", "round", "rounds",
+                 "advanced", "totals", "tb", "eb", "spc", "unseen", "unseen_total",
+                 "raptor_avg", "prm", "_leaders", "egg_holders")
+
+    def __init__(self, collections, hand, hand_from, current, direction, deck, tokens,
+                 reserve, offer, tiles, bought, debts, rnd, rounds, advanced, totals,
+                 prm: Params) -> None:
+        n = len(collections)
+        self.n = n
+        self.prm = prm
+        self.cards = collections
+        self.cols = [Col(c) for c in collections]
+        self.hand = hand
+        self.hand_from = hand_from
+        self.current = current
+        self.direction = direction
+        self.deck = deck
+        self.tokens = tokens
+        self.reserve = reserve
+        self.offer = offer
+        self.bought = bought
+        self.debts = debts
+        self.round = rnd
+        self.rounds = rounds
+        self.advanced = advanced
+        self.tb = [t.count("type_bonus") for t in tiles]
+        self.eb = [t.count("egg_bonus") for t in tiles]
+        self.spc = [[col.sp(e) for e in range(RAPTOR_SP + 1)] for col in self.cols]
+        pub = [0] * NT
+        rsum = {GREY_T: 0, BLACK_T: 0}
+        for col in self.cols:
+            for t in range(NT):
+                pub[t] += col.c[t]
+            rsum[GREY_T] += sum(col.g)
+            rsum[BLACK_T] += sum(col.b)
+        for cid in hand:
+            t = TI[cid]
+            pub[t] += 1
+            if t in rsum:
+                rsum[t] += RV[cid]
+        self.unseen = [TOTAL_T[t] - pub[t] for t in range(NT)]
+        self.unseen_total = sum(self.unseen)
+        self.raptor_avg = {t: ((RAPTOR_SUM[t] - rsum[t]) / self.unseen[t] if self.unseen[t]
+                               else 2.0) for t in (GREY_T, BLACK_T)}
+        self.totals = totals
+        self._leaders: list[int] | None = None
+        self.egg_holders = [[q for q in range(n) if e in self.cols[q].e]
+                            for e in range(RAPTOR_SP + 1)]
+
+    @property
+    def leader_of(self) -> list[int]:
+        """Each player's leading opponent (points so far + live score + tokens / 2)."""
+        if self._leaders is None:
+            n = self.n
+            tokens = self.tokens
+            strength = [self.totals[q] + score(self.cols[q], self.ob(q), self.tb[q], self.eb[q])
+                        + (0.5 * tokens[q] if self.advanced else 0.0) for q in range(n)]
+            leaders = []
+            for p in range(n):
+                best = -1
+                for q in range(n):
+                    if q != p and (best < 0 or (strength[q], tokens[q])
+                                   > (strength[best], tokens[best])):
+                        best = q
+                leaders.append(best)
+            self._leaders = leaders
+        return self._leaders
+
+    def ob(self, p: int, spc=None) -> list[int]:
+        """The largest count of each egg species among ``p``'s opponents."""
+        spc = spc or self.spc
+        rows = [spc[q] for q in range(self.n) if q != p]
+        return [max(col) for col in zip(*rows, strict=True)]
+
+    def nxt(self, p: int) -> int:
+        return (p + self.direction) % self.n
+
+    def weight(self, p: int, q: int) -> float:
+        """How much an opponent's points count for ``p`` (the leader most)."""
+        lead = self.prm.lead
+        w = (1.0 - lead) / (self.n - 1)
+        return w + lead if q == self.leader_of[p] else w
+
+    def token_value(self) -> float:
+        prm = self.prm
+        left = (self.rounds - self.round) * 6 * self.n + self.deck  # draws still to come
+        return prm.tv_end + prm.tv_more * min(1.0, left / (6.0 * self.n))
+
+
+def pos_from_view(v: dict, prm: Params) -> Pos:
+    players = v["players"]
+    finished = [sum(r[q]["total"] for r in v["round_scores"]) for q in range(len(players))]
+    return Pos([row["collection"] for row in players], v["hand"], v["hand_from"], v["current"],
+               v["direction"], v["deck"], [row["tokens"] for row in players], v["reserve"],
+               v["offer"], [row["tiles"] for row in players], v["bought"], v["debts"],
+               v["round"], v["rounds"], v["advanced"], finished, prm)
+
+
+def pos_from_state(s, prm: Params) -> Pos:
+    finished = [sum(r[q]["total"] for r in s.scores) for q in range(s.n)]
+    return Pos(s.collections, s.hand, s.hand_from, s.current, s.direction, len(s.deck),
+               s.tokens, s.reserve, s.offer, s.tiles, s.bought, s.debts, s.round, s.rounds,
+               s.options["advanced"], finished, prm)
+
+
+# --- the position value: score + potential -----------------------------------------------------
+
+def _poisson_at_least(m: float) -> tuple[float, float]:
+    """P(at least 1), P(at least 2) for a Poisson count of mean ``m``."""
+    if m <= 0:
+        return 0.0, 0.0
+    e = math.exp(-m)
+    return 1.0 - e, 1.0 - e * (1.0 + m)
+
+
+def species_potential(pos: Pos, g: int, k: int, eggs: int, ob_g: int, tb: int) -> float:
+    """What more copies of table species ``g`` may still add to a collection holding ``k``
+    of them (and ``eggs`` eggs of that species) before the round ends: the best of one or two
+    more copies, times the chance of being offered them (0 once the deck is empty); times
+    ``alpha``. Cached: a pure function of its arguments and the deck."""
+    key = (g, k, eggs, ob_g if eggs else 0, tb if not k else 0, pos.unseen[g], pos.deck,
+           pos.unseen_total, pos.n, pos.prm.alpha, pos.prm.share)
+    v = _POT_CACHE.get(key)
+    if v is not None:
+        return v
+    v = 0.0
+    u = pos.unseen[g]
+    if u and pos.deck > 0:
+        tab = TAB[g]
+        d1 = tab[k + 1] - tab[k]
+        d2 = tab[k + 2] - tab[k]
+        if tb and k == 0:
+            d1 += tb * TB_POINTS
+            d2 += tb * TB_POINTS
+        if eggs:
+            before = _egg(g, k, ob_g)
+            d1 += eggs * (_egg(g, k + 1, ob_g) - before)
+            d2 += eggs * (_egg(g, k + 2, ob_g) - before)
+        if d1 > 0 or d2 > 0:
+            p1, p2 = _poisson_at_least(u * pos.deck / pos.unseen_total * pos.prm.share / pos.n)
+            if u < 2:
+                p2 = 0.0
+            v = pos.prm.alpha * max(p1 * d1, p2 * d2, 0.0)
+    if len(_POT_CACHE) > 50_000:
+        _POT_CACHE.clear()
+    _POT_CACHE[key] = v
+    return v
+
+
+def raptor_potential(pos: Pos, greys: list[int], blacks: list[int], eggs: int, ob_r: int,
+                     tb: int) -> float:
+    """As :func:`species_potential` for the raptors: one more grey or one more black (of the
+    unseen cards' average value), each with the chance of being offered one."""
+    key = (RAPTOR_SP, tuple(greys), tuple(blacks), eggs, ob_r if eggs else 0, tb,
+           pos.unseen[GREY_T], pos.unseen[BLACK_T], pos.raptor_avg[GREY_T],
+           pos.raptor_avg[BLACK_T], pos.deck, pos.unseen_total, pos.n, pos.prm.alpha,
+           pos.prm.share)
+    v = _POT_CACHE.get(key)
+    if v is not None:
+        return v
+    v = 0.0
+    if pos.deck > 0:
+        base = raptor_points(greys, blacks)
+        have = len(greys) + len(blacks)
+        scale = pos.deck / pos.unseen_total * pos.prm.share / pos.n
+        for t, lst, other in ((GREY_T, greys, blacks), (BLACK_T, blacks, greys)):
+            u = pos.unseen[t]
+            if not u:
+                continue
+            more = sorted([*lst, pos.raptor_avg[t]])
+            d = (raptor_points(more, other) if t == GREY_T else raptor_points(other, more)) - base
+            if tb and not lst:
+                d += tb * TB_POINTS
+            if eggs:
+                d += eggs * (_egg(RAPTOR_SP, have + 1, ob_r) - _egg(RAPTOR_SP, have, ob_r))
+            if d > 0:
+                v += _poisson_at_least(u * scale)[0] * d
+        v *= pos.prm.alpha
+    if len(_POT_CACHE) > 50_000:
+        _POT_CACHE.clear()
+    _POT_CACHE[key] = v
+    return v
+
+
+def group_potential(pos: Pos, col: Col, ob: list[int], tb: int, g: int) -> float:
+    """The potential of group ``g`` (a table species, or the raptors) of ``col``."""
+    if g < RAPTOR_SP:
+        return species_potential(pos, g, col.c[g], col.e.count(g), ob[g], tb)
+    return raptor_potential(pos, col.g, col.b, col.e.count(g), ob[g], tb)
+
+
+def potential(pos: Pos, col: Col, ob: list[int], tb: int, groups=None) -> float:
+    """The potential of ``col``: the sum over its groups (``groups``: only those)."""
+    if pos.prm.alpha <= 0 or pos.deck <= 0:
+        return 0.0
+    return sum(group_potential(pos, col, ob, tb, g)
+               for g in (range(RAPTOR_SP + 1) if groups is None else groups))
+
+
+_POT_CACHE: dict = {}  # group potentials (a pure function of the key; bounded)
+
+
+class _Eval:
+    """Values of changes to collections, seen by player ``me``."""
+
+    def __init__(self, pos: Pos, me: int) -> None:
+        self.pos = pos
+        self.me = me
+        self.ob = [pos.ob(q) for q in range(pos.n)]
+        self.base = [score(pos.cols[q], self.ob[q], pos.tb[q], pos.eb[q]) for q in range(pos.n)]
+        self.use_pot = pos.deck > 0 and pos.prm.alpha > 0
+        self._old: dict = {}  # (player, group) -> potential of the group now
+        self._memo: dict = {}
+
+    def old_pot(self, q: int, g: int) -> float:
+        v = self._old.get((q, g))
+        if v is None:
+            pos = self.pos
+            v = self._old[(q, g)] = group_potential(pos, pos.cols[q], self.ob[q], pos.tb[q], g)
+        return v
+
+    def delta(self, q: int, add=(), remove=()) -> float:
+        """The change of q's value (score + potential of the groups touched) when ``add`` and
+        ``remove`` change q's collection (the opponents' counts as they are now)."""
+        key = (q, tuple(add), tuple(remove))
+        d = self._memo.get(key)
+        if d is not None:
+            return d
+        pos = self.pos
+        old = pos.cols[q]
+        ob = self.ob[q]
+        tb = pos.tb[q]
+        if len(add) + len(remove) == 1:
+            # one card: the quick way, without copying the collection
+            c = add[0] if add else remove[0]
+            sign = 1 if add else -1
+            d = card_delta(old, c, sign, ob, tb, pos.eb[q])
+            if self.use_pot:
+                g = GROUP[c]
+                t = TI[c]
+                if t == EGG_T:
+                    if g < RAPTOR_SP:
+                        new = species_potential(pos, g, old.c[g], old.e.count(g) + sign, ob[g], tb)
+                    else:
+                        new = raptor_potential(pos, old.g, old.b, old.e.count(g) + sign, ob[g],
+                                               tb)
+                elif g < RAPTOR_SP:
+                    new = species_potential(pos, g, old.c[g] + sign, old.e.count(g), ob[g], tb)
+                else:
+                    v = RV[c]
+                    greys, blacks = old.g, old.b
+                    if t == GREY_T:
+                        greys = sorted([*greys, v]) if sign > 0 else _without(greys, v)
+                    else:
+                        blacks = sorted([*blacks, v]) if sign > 0 else _without(blacks, v)
+                    new = raptor_potential(pos, greys, blacks, old.e.count(g), ob[g], tb)
+                d += new - self.old_pot(q, g)
+            self._memo[key] = d
+            return d
+        col = old.copy()
+        for c in remove:
+            col.remove(c)
+        for c in add:
+            col.add(c)
+        d = score(col, ob, tb, pos.eb[q]) - self.base[q]
+        if self.use_pot:
+            groups = {GROUP[c] for c in add}
+            groups.update(GROUP[c] for c in remove)
+            for g in groups:
+                d += group_potential(pos, col, ob, tb, g) - self.old_pot(q, g)
+        self._memo[key] = d
+        return d
+
+    def egg_effect(self, q: int, add=(), remove=(), skip=()) -> float:
+        """The weighted change (for ``me``) of the other players' egg points when q's species
+        counts change by ``add``/``remove``; ``skip``: players whose change is counted
+        elsewhere."""
+        pos = self.pos
+        dsp: dict[int, int] = {}
+        for c in add:
+            e = SPC_OF[c]
+            if e >= 0:
+                dsp[e] = dsp.get(e, 0) + 1
+        for c in remove:
+            e = SPC_OF[c]
+            if e >= 0:
+                dsp[e] = dsp.get(e, 0) - 1
+        me = self.me
+        total = 0.0
+        spc = pos.spc
+        for e, dv in dsp.items():
+            if not dv:
+                continue
+            for r in pos.egg_holders[e]:
+                if r == q or r in skip:
+                    continue
+                new_ob = 0
+                for x in range(pos.n):
+                    if x != r:
+                        v = spc[x][e] + (dv if x == q else 0)
+                        if v > new_ob:
+                            new_ob = v
+                have = spc[r][e]
+                d = (_egg(e, have, new_ob) - _egg(e, have, self.ob[r][e])) * pos.cols[r].e.count(e)
+                if d:
+                    total += d if r == me else -pos.weight(me, r) * d
+        return total
+
+
+# --- the fast rules ---------------------------------------------------------------------------
+
+def _distinct(cards, dna: bool = True) -> list[str]:
+    """One card per equivalence key, in the given order (``dna``: the DNA symbol matters)."""
+    keys = KEY if dna else KEY_STD
+    seen = set()
+    out = []
+    for c in cards:
+        k = keys[c]
+        if k not in seen:
+            seen.add(k)
+            out.append(c)
+    return out
+
+
+def _interacts(c: str, hand) -> bool:
+    """Whether card ``c`` scores differently beside ``hand`` (raptor pairs, eggs and their
+    species) — a card of a type already in the hand is never added."""
+    e = SPC_OF[c]
+    if e < 0:  # an egg: with its species
+        sp = ESP[c]
+        return any(SPC_OF[h] == sp for h in hand)
+    return any(SPC_OF[h] == e or (TI[h] == EGG_T and ESP[h] == e) for h in hand)
+
+
+def take_token_choice(pos: Pos, me: int) -> dict:
+    """Take the token from the strongest opponent who has some (then the richest)."""
+    best = None
+    for q in range(pos.n):
+        if q == me or pos.tokens[q] <= 0:
+            continue
+        key = (q == pos.leader_of[me], pos.totals[q], pos.tokens[q], -q)
+        if best is None or key > best[0]:
+            best = (key, q)
+    if best is None:
+        return {"type": "take_token", "from": (me + 1) % pos.n}
+    return {"type": "take_token", "from": best[1]}
+
+
+def _tokens_gain(pos: Pos, cards) -> float:
+    if not pos.advanced:
+        return 0.0
+    k = sum(DNA[c] for c in cards)
+    return k * pos.token_value() if k else 0.0
+
+
+def options(pos: Pos, me: int) -> list[tuple[float, dict]]:
+    """Every option the fast rules consider for ``me`` (the current player, no debt), with
+    its value in points; better options first (ties: keep, then passes, then buys)."""
+    prm = pos.prm
+    ev = _Eval(pos, me)
+    hand = pos.hand
+    htypes = {TI[c] for c in hand}
+    mine = pos.cards[me]
+    nxt = pos.nxt(me)
+    out: list[tuple[float, int, dict]] = []
+    order = 0
+
+    hand_feed = None
+
+    def feed(cards) -> float:
+        """What the next player would gain from keeping ``cards`` (the hand + ``cards[-1]``),
+        beyond an ordinary draw, weighted."""
+        nonlocal hand_feed
+        c = cards[-1] if len(cards) == len(hand) + 1 else None
+        if c is not None and not _interacts(c, hand):
+            # c's type is not in the hand: its value simply adds (the common case)
+            if hand_feed is None:
+                hand_feed = ev.delta(nxt, add=hand)
+            d = hand_feed + ev.delta(nxt, add=(c,))
+        else:
+            d = ev.delta(nxt, add=cards)
+        d += _tokens_gain(pos, cards)
+        return prm.w_feed * max(0.0, d - prm.draw_gain)
+
+    keep_v = ev.delta(me, add=hand) + ev.egg_effect(me, add=hand) + _tokens_gain(pos, hand)
+    out.append((keep_v, order, KEEP))
+    order += 1
+    remove_v: dict[str, float] = {}
+    pass_v: dict[str, float] = {}
+    for c in _distinct(mine, pos.advanced):
+        remove_v[c] = ev.delta(me, remove=(c,)) + ev.egg_effect(me, remove=(c,))
+    # the passes of the cards best removed (what the next player gets is checked for those)
+    passable = sorted((c for c in remove_v if TI[c] not in htypes), key=lambda c: -remove_v[c])
+    for c in passable[: prm.pass_width]:
+        pv = remove_v[c] - feed([*hand, c])
+        pass_v[c] = pv
+        out.append((pv, order, {"type": "pass", "card": c}))
+        order += 1
+    if pos.advanced and not pos.bought and pos.offer:
+        best_now = max(v for v, _, _ in out)
+        for v, a in _buy_options(pos, me, ev, keep_v, pass_v, remove_v, best_now, htypes, feed):
+            out.append((v, order, a))
+            order += 1
+    out.sort(key=lambda x: (-x[0], x[1]))
+    return [(v, a) for v, _, a in out]
+
+
+def _buy_options(pos: Pos, me: int, ev: _Eval, keep_v: float, pass_v: dict, remove_v: dict,
+                 best_now: float, htypes: set, feed) -> list[tuple[float, dict]]:
+    prm = pos.prm
+    money = pos.tokens[me]
+    tv = pos.token_value()
+    mine = pos.cards[me]
+    col = pos.cols[me]
+    hand = pos.hand
+    share = prm.share / pos.n
+    out = []
+    for t in pos.offer:
+        cost = COST[t]
+        if cost > money:
+            continue
+        price = cost * tv + prm.buy_margin
+        if t == "type_bonus":
+            types_now = sum(1 for x in col.c if x)
+            more = sum(1 for x in range(NT) if not col.c[x] and pos.unseen[x]) * 0.15 * min(
+                1.0, pos.deck * share / 3.0)
+            out.append((best_now + types_now + more - price, {"type": "buy", "tile": t}))
+        elif t == "egg_bonus":
+            eggs = col.c[EGG_T]
+            if eggs:
+                gain = EB_POINTS * (eggs + 0.5 * min(1.0, pos.deck * share * pos.unseen[EGG_T]
+                                                      / max(1, pos.unseen_total)))
+                out.append((best_now + gain - price, {"type": "buy", "tile": t}))
+        elif t == "draw":
+            if pos.deck > 0 and pos.unseen_total > 0:
+                out.append((_draw_value(pos, me, ev, pass_v) - price,
+                            {"type": "buy", "tile": t}))
+        elif t == "free_pass":
+            out.append((-feed(list(hand)) - price, {"type": "buy", "tile": t}))
+        elif t == "forbidden":
+            for c in _distinct(mine):
+                if TI[c] in htypes:
+                    v = remove_v[c] - feed([*hand, c]) - price
+                    out.append((v, {"type": "buy", "tile": t, "card": c}))
+        elif t == "destroy_own":
+            ranked = sorted(remove_v.items(), key=lambda kv: -kv[1])[:2]
+            for c, rv in ranked:
+                if rv <= 0:
+                    continue
+                k_after = (ev.delta(me, add=hand, remove=(c,)) - ev.delta(me, remove=(c,))
+                           + _tokens_gain(pos, hand))
+                others = [v for x, v in pass_v.items() if x != c]
+                after = max([k_after, *[v - rv for v in others]]) if others else k_after
+                out.append((rv + after - price, {"type": "buy", "tile": t, "card": c}))
+        elif t in ("destroy_other", "steal", "give", "swap"):
+            out.extend(_interactive_options(pos, me, ev, t, best_now, price))
+    return out
+
+
+def _draw_value(pos: Pos, me: int, ev: _Eval, pass_v: dict) -> float:
+    """The expected best of keep / pass once one more unseen card is in the hand."""
+    hand = pos.hand
+    total = 0.0
+    weight = 0
+    reps: list[tuple[str, int]] = []
+    seen_public = set(hand)
+    for cs in pos.cards:
+        seen_public.update(cs)
+    for t in range(NT):
+        u = pos.unseen[t]
+        if not u:
+            continue
+        if t == EGG_T:
+            for cid in ESP:
+                if cid not in seen_public:
+                    reps.append((cid, 1))
+        else:
+            rep = None
+            for cid in CARDS_OF[t]:
+                if cid in seen_public:
+                    continue
+                if rep is None or (t in (GREY_T, BLACK_T) and abs(RV[cid] - pos.raptor_avg[t])
+                                   < abs(RV[rep] - pos.raptor_avg[t])):
+                    rep = cid
+            if rep is not None:
+                reps.append((rep, u))
+    for cid, u in reps:
+        t = TI[cid]
+        new = [*hand, cid]
+        k = ev.delta(me, add=new) + ev.egg_effect(me, add=new) + _tokens_gain(pos, new)
+        best = k
+        for c, v in pass_v.items():
+            if TI[c] != t and v > best:
+                best = v
+        total += u * best
+        weight += u
+    return total / weight if weight else -99.0
+
+
+def _interactive_options(pos: Pos, me: int, ev: _Eval, t: str, best_now: float, price: float
+                         ) -> list[tuple[float, dict]]:
+    prm = pos.prm
+    tv = pos.token_value() if pos.advanced else 0.0
+    mine = _distinct(pos.cards[me])
+    out = []
+    # the targets worth a look: the leader and the next player (who gets our hands)
+    targets = sorted({pos.leader_of[me], pos.nxt(me)})
+    for q in targets:
+        if not pos.cards[q]:
+            continue
+        wq = prm.att * pos.weight(me, q) * (pos.n - 1) ** 0.5
+        theirs = _distinct(pos.cards[q])
+        if t == "destroy_other":
+            for x in theirs:
+                v = -wq * ev.delta(q, remove=(x,)) + ev.egg_effect(q, remove=(x,))
+                out.append((best_now + v - price,
+                            {"type": "buy", "tile": t, "card": x, "target": q}))
+        elif t == "steal":
+            for x in theirs:
+                v = (ev.delta(me, add=(x,)) + ev.egg_effect(me, add=(x,), skip=(q,))
+                     + DNA[x] * tv - wq * ev.delta(q, remove=(x,)))
+                out.append((best_now + v - price,
+                            {"type": "buy", "tile": t, "card": x, "target": q}))
+        elif t == "give":
+            for c in mine:
+                v = (ev.delta(me, remove=(c,)) + ev.egg_effect(me, remove=(c,), skip=(q,))
+                     - wq * (ev.delta(q, add=(c,)) + DNA[c] * tv))
+                out.append((best_now + v - price,
+                            {"type": "buy", "tile": t, "card": c, "target": q}))
+        elif t == "swap":
+            give = sorted(mine, key=lambda c: -(ev.delta(me, remove=(c,))
+                                                 - wq * ev.delta(q, add=(c,))))[:3]
+            take = sorted(theirs, key=lambda x: -(ev.delta(me, add=(x,))
+                                                  - wq * ev.delta(q, remove=(x,))))[:3]
+            for c in give:
+                for x in take:
+                    if KEY[c] == KEY[x]:
+                        continue
+                    v = (ev.delta(me, add=(x,), remove=(c,))
+                         - wq * ev.delta(q, add=(c,), remove=(x,))
+                         + (DNA[x] - wq * DNA[c]) * tv)
+                    out.append((best_now + v - price, {"type": "buy", "tile": t, "card": c,
+                                                       "target": q, "take": x}))
+    return out
+
+
+def fast_decide(pos: Pos, me: int) -> dict:
+    """The fast rules' action for ``me`` (a legal action of the position)."""
+    if pos.debts:
+        return take_token_choice(pos, me)
+    return options(pos, me)[0][1]
+
+
+# --- policies ---------------------------------------------------------------------------------
+
+class Policy:
+    """An AI player: ``choose(view, legal, seed)`` returns one of ``legal``."""
+
+    name = "base"
+
+    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
+        raise NotImplementedError
+
+
+class RandomPolicy(Policy):
+    name = "random"
+
+    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
+        return legal[Rng(seed).below(len(legal))]
+
+
+def _pick(act: dict, legal: list[dict]) -> dict:
+    for a in legal:
+        if a == act:
+            return a
+    for a in legal:
+        if a["type"] in ("keep", "take_token"):
+            return a
+    return legal[0]
+
+
+class FastPolicy(Policy):
+    name = "fast"
+
+    def __init__(self, params: Params | None = None) -> None:
+        self.params = params or DEFAULT
+
+    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
+        if len(legal) == 1:
+            return legal[0]
+        pos = pos_from_view(view, self.params)
+        return _pick(fast_decide(pos, view["viewer"]), legal)
+
+
+def _step(s, p: int, act: dict) -> list:
+    """Apply an imagined action (keep / a legal fallback if the rules refuse it)."""
+    try:
+        return R.step(s, p, act)
+    except IllegalAction:
+        legal = R.legal_actions(s, p)
+        return R.step(s, p, _pick(KEEP, legal))
+
+
+class StrongPolicy(Policy):
+    """The fast values' shortlist, each option checked by rollouts.
+
+    At a keep / pass / buy decision, the fast rules value every option; the best ``width``
+    within ``gap`` points of the best one are candidates (only one: it is played at once).
+    ``samples`` imagined states are drawn (``determinize`` with seeds from the decision seed),
+    and every candidate is played on each of them, then every seat plays the fast rules to
+    the end of the round. A rollout scores ``me`` minus the best opponent: the round scores
+    plus ``token_value`` per DNA token won or spent, or at the last round the final totals
+    plus ``win_bonus`` for a first place (shared: split); "the best opponent" is ``rel_best``
+    of the best plus the rest of the average. The candidate with the best mean plus ``prior``
+    times its fast value wins; ties go to the fast choice. Samples stop before the simulated
+    actions of a decision would pass ``budget`` (the first ``min_samples`` may go to 1.5 times
+    the budget), which bounds the time of a decision. (Tuned against the fast players: the
+    prior and the narrow shortlist matter most, more samples little.)
+    """
+
+    name = "strong"
+
+    def __init__(self, params: Params | None = None, width: int = 3, gap: float = 2.0,
+                 samples: int = 8, min_samples: int = 2, budget: int = 300,
+                 win_bonus: float = 4.0, rel_best: float = 0.7, prior: float = 0.5) -> None:
+        self.params = params or DEFAULT
+        self.width = width
+        self.gap = gap
+        self.samples = samples
+        self.min_samples = min_samples
+        self.budget = budget
+        self.win_bonus = win_bonus
+        self.rel_best = rel_best
+        self.prior = prior
+
+    def candidates(self, pos: Pos, me: int) -> list[tuple[float, dict]]:
+        """The fast values' best options (value, action), at most ``width`` within ``gap``."""
+        opts = options(pos, me)
+        best = opts[0][0]
+        return [(v, a) for v, a in opts[: self.width] if v >= best - self.gap]
+
+    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
+        if len(legal) == 1:
+            return legal[0]
+        me = view["viewer"]
+        pos = pos_from_view(view, self.params)
+        if pos.debts:
+            return _pick(take_token_choice(pos, me), legal)
+        shortlist = [(v, a) for v, a in self.candidates(pos, me) if a in legal]
+        if not shortlist:
+            return _pick(fast_decide(pos, me), legal)
+        if len(shortlist) == 1:
+            return shortlist[0][1]
+        cands = [a for _, a in shortlist]
+        rng = Rng(seed)
+        tv = pos.token_value() if pos.advanced else 0.0
+        totals = [0.0] * len(cands)
+        steps = 0
+        samples = 0
+        while samples < self.samples:
+            base = determinize(view, rng.next64())
+            for i, a in enumerate(cands):
+                value, used = self.rollout(base.clone(), me, a, tv)
+                totals[i] += value
+                steps += used
+            samples += 1
+            # one more sample costs about the mean so far: stop before the budget is passed
+            # (the first ``min_samples`` may go half as far again)
+            need = steps * (samples + 1) / samples
+            cap = self.budget * (1.5 if samples < self.min_samples else 1.0)
+            if need > cap:
+                break
+        # the rollouts' mean, plus a little of the fast values (a prior, for few samples)
+        scores = [totals[i] / samples + self.prior * shortlist[i][0] for i in range(len(cands))]
+        best = max(range(len(cands)), key=lambda i: (scores[i] + (1e-9 if i == 0 else 0.0), -i))
+        return cands[best]
+
+    def rollout(self, sim, me: int, first: dict, tv: float) -> tuple[float, int]:
+        """Play ``first`` then the fast rules for every seat to the round's end; return the
+        value of the outcome for ``me`` and the number of actions simulated. ``tv``: the
+        value of a DNA token (0 in the standard game)."""
+        prm = self.params
+        rnd = sim.round
+        n = sim.n
+        start_tokens = list(sim.tokens)
+        events = _step(sim, me, first)
+        steps = 0
+        while sim.stage != "over" and sim.round == rnd and steps < 400:
+            p = R.to_act(sim)[0]
+            events = _step(sim, p, fast_decide(pos_from_state(sim, prm), p))
+            steps += 1
+        steps += 1
+        if sim.stage == "over" and sim.round == rnd and sim.result is not None \
+                and len(sim.scores) == sim.rounds:
+            final = [0.0] * n
+            for row in sim.result:
+                final[row["player"]] = row["score"]
+            top = max(final)
+            firsts = [q for q in range(n) if final[q] == top]
+            # ties on points are broken by the last round; a shared first place is split
+            last = [sim.scores[-1][q]["total"] for q in range(n)]
+            best_last = max(last[q] for q in firsts)
+            firsts = [q for q in firsts if last[q] == best_last]
+            win = self.win_bonus / len(firsts) if me in firsts else 0.0
+            return final[me] - max(final[q] for q in range(n) if q != me) + win, steps
+        if len(sim.scores) < rnd:
+            return 0.0, steps  # (the step cap: cannot happen in a legal round)
+        tokens = list(sim.tokens)
+        if sim.round != rnd:  # undo the next round's start-card tokens
+            seen_end = False
+            for e in events:
+                if e["type"] == "round_end":
+                    seen_end = True
+                elif seen_end and e["type"] == "token":
+                    tokens[e["player"]] -= e["count"]
+                    if e["from"] is not None:
+                        tokens[e["from"]] += e["count"]
+        vals = [sim.scores[rnd - 1][q]["total"] + tv * (tokens[q] - start_tokens[q])
+                for q in range(n)]
+        others = [vals[q] for q in range(n) if q != me]
+        rb = self.rel_best
+        return vals[me] - rb * max(others) - (1.0 - rb) * sum(others) / len(others), steps
+
+
+# --- entry points ---------------------------------------------------------------------------------
+
+def policy_for(level: str) -> Policy:
+    """The policy for an AI level: "random", "fast" or "strong"."""
+    if level == "random":
+        return RandomPolicy()
+    if level == "fast":
+        return FastPolicy()
+    if level == "strong":
+        return StrongPolicy()
+    raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}")
+
+
+_POLICIES: dict[str, Policy] = {}  # policies keep no state between decisions: share them
+
+_SEED_KEYS = ("round", "turn", "direction", "current", "deck", "aside", "hand", "hand_from",
+              "advanced", "interactive", "reserve", "offer", "pile", "bought", "debts",
+              "round_scores", "viewer")
+
+
+def view_seed(view: dict) -> int:
+    """A seed for one decision, from the public position only (never the names)."""
+    key = {k: view.get(k) for k in _SEED_KEYS}
+    key["players"] = [(row["collection"], row["tokens"], row["tiles"]) for row in view["players"]]
+    text = json.dumps(key, sort_keys=True, separators=(",", ":"))
+    return Rng(zlib.crc32(text.encode()) * 0x9E3779B1 + len(text)).next64()
+
+
+def decision_seed(state, player: int) -> int:
+    """The seed of ``player``'s decision now: derived from their view alone, so two states
+    that differ only in hidden cards give the same seed (and the same choice)."""
+    return view_seed(view(state, player))
+
+
+def choose_action(rules, state, player: int, level: str = "fast") -> dict:
+    """The action an AI of ``level`` takes for ``player`` now: builds the player's view and
+    the decision seed, asks the policy, and returns one of the legal actions."""
+    legal = rules.legal_actions(state, player)
+    if not legal:
+        raise IllegalAction("not_your_turn", player=player, waiting=rules.to_act(state))
+    policy = _POLICIES.get(level)
+    if policy is None:
+        policy = _POLICIES[level] = policy_for(level)
+    v = rules.view(state, player)
+    return policy.choose(v, legal, view_seed(v))
