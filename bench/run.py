@@ -2,6 +2,7 @@
 
     python bench/run.py            all figures
     python bench/run.py evo.apply  only figures whose name starts with a prefix
+    python bench/run.py cubosaurs  the Cubosaurs engine figures
 
 Machines here are shared and noisy: every figure is a median, and the render figure that
 matters is a ratio (drawing + encoding over encoding alone) measured in the same run.
@@ -22,6 +23,7 @@ from engine import Seat  # noqa: E402
 from engine.evo import EVO  # noqa: E402
 
 SEATS = {n: [Seat(f"s{i}", f"P{i}") for i in range(n)] for n in (3, 4, 5)}
+CUBO_SEATS = {n: [Seat(f"s{i}", f"P{i}") for i in range(n)] for n in (2, 3, 4, 5)}
 
 
 def median_ms(fn, repeats: int) -> float:
@@ -95,6 +97,51 @@ def bench_engine(out) -> None:
     out("evo.state_json_bytes", len(json.dumps(data)), "bytes")
 
 
+def cubosaurs_game(seed: int, players: int = 4, advanced: bool = False) -> int:
+    """A full Cubosaurs game with uniformly random players; returns the number of actions."""
+    from engine.cubosaurs import CUBOSAURS as CUBO
+
+    state = CUBO.new_game(CUBO_SEATS[players], seed, {"advanced": advanced})
+    rnd = random.Random(seed)
+    count = 0
+    while not CUBO.is_over(state):
+        p = CUBO.to_act(state)[0]
+        CUBO.apply_in_place(state, p, rnd.choice(CUBO.legal_actions(state, p)))
+        count += 1
+    return count
+
+
+def bench_cubosaurs(out) -> None:
+    from engine.cubosaurs import CUBOSAURS as CUBO
+
+    seeds = iter(range(10_000))
+    out("cubosaurs.game.random_ms", median_ms(lambda: cubosaurs_game(next(seeds)), 41), "ms")
+    seeds = iter(range(10_000))
+    out("cubosaurs.game.random_advanced_ms",
+        median_ms(lambda: cubosaurs_game(next(seeds), advanced=True), 41), "ms")
+    seeds = iter(range(10_000))
+
+    def ai_game() -> None:
+        seed = next(seeds)
+        state = CUBO.new_game(CUBO_SEATS[4], seed, {"advanced": True})
+        while not CUBO.is_over(state):
+            p = CUBO.to_act(state)[0]
+            CUBO.apply_in_place(state, p, CUBO.ai_action(state, p, "fast"))
+
+    out("cubosaurs.game.ai_fast_ms", median_ms(ai_game, 11), "ms")
+    samples = []
+    for seed in range(20):
+        state = CUBO.new_game(CUBO_SEATS[4], seed, {"advanced": True})
+        rnd = random.Random(seed)
+        while not CUBO.is_over(state):
+            p = CUBO.to_act(state)[0]
+            action = rnd.choice(CUBO.legal_actions(state, p))
+            t0 = time.perf_counter()
+            state, _ = CUBO.apply_action(state, p, action)
+            samples.append((time.perf_counter() - t0) * 1e6)
+    out("cubosaurs.apply_us", statistics.median(samples), "us")
+
+
 def bench_render(out) -> None:
     from images.evo import bench_render as run
 
@@ -102,6 +149,22 @@ def bench_render(out) -> None:
     out("render.evo.ms", figures["render_ms"], "ms")
     out("render.evo.encode_ms", figures["encode_ms"], "ms")
     out("render.evo.ratio_to_encode", figures["ratio"], "x")
+    from engine.cubosaurs import CUBOSAURS as CUBO
+    from images.cubosaurs import bench_render as run_cubo
+
+    # a 4-player advanced game part-way through its second round
+    state = CUBO.new_game(CUBO_SEATS[4], 1, {"advanced": True})
+    rnd = random.Random(1)
+    while not CUBO.is_over(state) and CUBO.view(state, None)["round"] < 2:
+        p = CUBO.to_act(state)[0]
+        CUBO.apply_in_place(state, p, rnd.choice(CUBO.legal_actions(state, p)))
+    for _ in range(25):
+        p = CUBO.to_act(state)[0]
+        CUBO.apply_in_place(state, p, rnd.choice(CUBO.legal_actions(state, p)))
+    figures = run_cubo(CUBO.view(state, None), 21)
+    out("render.cubosaurs.ms", figures["render_ms"], "ms")
+    out("render.cubosaurs.encode_ms", figures["encode_ms"], "ms")
+    out("render.cubosaurs.ratio_to_encode", figures["ratio"], "x")
 
 
 def bench_host(out) -> None:
@@ -120,6 +183,8 @@ def main(argv: list[str]) -> int:
 
     if "evo".startswith(prefix[:3]) or not prefix:
         bench_engine(out)
+    if "cubosaurs".startswith(prefix[:9]) or not prefix:
+        bench_cubosaurs(out)
     if "render".startswith(prefix[:6]) or not prefix:
         bench_render(out)
     if "host".startswith(prefix[:4]) or not prefix:

@@ -17,7 +17,7 @@ from host import GameHost, HostError
 
 log = logging.getLogger("darwin")
 
-EXTENSIONS = ["cogs.lobby", "cogs.evo", "cogs.admin"]
+EXTENSIONS = ["cogs.lobby", "cogs.evo", "cogs.cubosaurs", "cogs.admin"]
 
 
 class DarwinBot(commands.Bot):
@@ -87,14 +87,26 @@ class DarwinBot(commands.Bot):
         original = getattr(error, "original", error)
         lang = lang_of(self)
         if isinstance(original, (HostError, IllegalAction)):
-            await send_ephemeral(interaction, refusal(original, None, lang))
+            game = self.host.game_in(interaction.channel_id) if self.host else None
+            await send_ephemeral(interaction, refusal(original, lang, game))
             return
         if isinstance(error, app_commands.CheckFailure):
-            await send_ephemeral(interaction, refusal(HostError("not_owner"), None, lang))
+            await send_ephemeral(interaction, refusal(HostError("not_owner"), lang))
+            return
+        if isinstance(error, app_commands.TransformerError):
+            await send_ephemeral(interaction, refusal(
+                HostError("bad_option", detail=str(error.value)[:50]), lang))
             return
         log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"),
                   exc_info=original)
-        await send_ephemeral(interaction, refusal(error, None, lang))
+        await send_ephemeral(interaction, refusal(error, lang))
+
+    def game_cog(self, kind: str):
+        """The command group of a game kind (it builds that game's buttons and menus)."""
+        for cog in self.cogs.values():
+            if getattr(cog, "kind", None) == kind:
+                return cog
+        raise KeyError(f"no cog for game {kind!r}")
 
     async def stop_services(self) -> None:
         """Stop timers, finish pending table posts, close the database (idempotent)."""

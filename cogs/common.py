@@ -11,8 +11,7 @@ import discord
 
 from engine import IllegalAction
 from host import HostError
-from messages import t
-from messages.evo import explain
+from messages import explain, t
 
 log = logging.getLogger("darwin.cogs")
 
@@ -24,10 +23,11 @@ def lang_of(bot) -> str:
     return bot.config["games"].get("language", "en")
 
 
-def refusal(exc: Exception, names: list[str] | None = None, lang: str = "en") -> str:
-    """The sentence for a refused action (rules or host)."""
+def refusal(exc: Exception, lang: str = "en", game=None) -> str:
+    """The sentence for a refused action: by the rules of ``game`` (a LiveGame) or the host."""
     if isinstance(exc, IllegalAction):
-        return explain(exc, names, lang)
+        kind = game.kind if game is not None else "evo"
+        return explain(kind, exc, game.names() if game is not None else None, lang)
     if isinstance(exc, HostError):
         return t(f"bot.error.{exc.code}", lang, **exc.params)
     return t("bot.error_generic", lang)
@@ -62,9 +62,9 @@ def decode_action(text: str) -> dict:
     return action
 
 
-async def render_file(view: dict, lang: str, filename: str) -> discord.File:
-    """Draw a board off the event loop (Pillow releases no GIL promises; a thread is enough)."""
-    from images.evo import render_evo
+async def render_file(kind: str, view: dict, lang: str, filename: str) -> discord.File:
+    """Draw a board off the event loop (a worker thread keeps the bot answering)."""
+    from images import render
 
-    png = await asyncio.to_thread(render_evo, view, lang)
+    png = await asyncio.to_thread(render, kind, view, lang)
     return discord.File(io.BytesIO(png), filename=filename)

@@ -2,32 +2,39 @@
 
 from __future__ import annotations
 
-import asyncio
-import io
-
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from cogs.common import (
-    NO_MENTIONS,
-    can_manage,
     decode_action,
     encode_action,
-    lang_of,
     refusal,
     send_ephemeral,
 )
-from cogs.table import ActButton, play_label
+from cogs.game import MAX_CHOICES, GameCog
+from cogs.table import ActButton, ActSelect, HandButton
 from engine import IllegalAction
 from engine.evo.data import GENE_KINDS
 from host import HostError, LiveGame
-from images.evo import render_evo
 from messages import t
 from messages.evo import card_name, gene_name
 
-MAX_CHOICES = 25
+MAX_SELECT = 25
 PHASES = ("initiative", "climate", "movement", "births", "survival", "evolution")
+
+
+def play_label(action: dict, names: list[str], lang: str) -> str:
+    card = card_name(action["card"], lang)
+    if "target" in action and "region" in action:
+        return t("bot.btn_play_target", lang, card=card,
+                 target=f"{names[action['target']]} {action['region']}")
+    if "target" in action:
+        return t("bot.btn_play_target", lang, card=card, target=names[action["target"]])
+    if "region" in action:
+        return t("bot.btn_play_target", lang, card=card, target=action["region"])
+    if "die" in action:
+        return t("bot.btn_play_target", lang, card=card, target=f"⚀ {action['die']}")
+    return t("bot.btn_play", lang, card=card)
 
 
 def _topics(lang: str) -> list[tuple[str, str]]:
@@ -41,84 +48,67 @@ def _topics(lang: str) -> list[tuple[str, str]]:
     return out
 
 
-class Evo(commands.GroupCog, group_name="evo", group_description="Play EVO"):
-    def __init__(self, bot) -> None:
-        self.bot = bot
-        self._boards: dict[int, tuple[int, bytes]] = {}  # game id -> (seq, PNG)
-        super().__init__()
+class Evo(GameCog, group_name="evo", group_description="Play EVO"):
+    kind = "evo"
 
-    @property
-    def host(self):
-        return self.bot.host
+    def table_items(self, game: LiveGame, lang: str) -> list[discord.ui.Item]:
+        """EVO's buttons and menus valid now (every press is checked again when it arrives)."""
+        rules, state = game.rules, game.state
+        items: list[discord.ui.Item] = []
+        names = game.names()
+        buttons = 0
+        for seat in game.awaiting():
+            legal = rules.legal_actions(state, seat)
+            kinds = {a["type"] for a in legal}
+            if "end" in kinds:
+                items.append(ActButton(game.id, {"type": "end"}, t("bot.btn_end", lang),
+                                        discord.ButtonStyle.success))
+                buttons += 1
+            hatch = [a for a in legal if a["type"] == "hatch"]
+            if hatch and len(hatch) <= MAX_SELECT:
+                options = [discord.SelectOption(label=a["region"], value=encode_action(a))
+                           for a in hatch]
+                items.append(ActSelect(game.id, seat, options, t("bot.select_hatch", lang)))
+            lose = [a for a in legal if a["type"] == "lose"]
+            if lose and len(lose) <= MAX_SELECT:
+                options = [discord.SelectOption(
+                    label=t("bot.select_option_lose", lang, regions=", ".join(a["regions"])),
+                    value=encode_action(a)) for a in lose]
+                items.append(ActSelect(game.id, seat, options,
+                                        t("bot.select_lose", lang, player=names[seat])))
+            if "bid" in kinds:
+                auction = state.auction
+                for slot, gene in enumerate(auction["genes"]):
+                    held = auction["bids"][slot]
+                    bids = [a for a in legal if a["type"] == "bid" and a["gene"] == slot]
+                    if not bids:
+                        continue
+                    low = min(a["amount"] for a in bids)
+                    if held is None:
+                        label = t("bot.btn_bid_free", lang, gene=gene_name(gene, lang))
+                        items.append(ActButton(game.id, {"type": "bid", "gene": slot, "amount": low},
+                                                label))
+                        continue
+                    for extra in (1, 2):
+                        amount = held[1] + extra
+                        if any(a["amount"] == amount for a in bids):
+                            label = t("bot.btn_bid_raise", lang, gene=gene_name(gene, lang),
+                                      step=extra, amount=amount)
+                            items.append(ActButton(game.id, {"type": "bid", "gene": slot,
+                                                              "amount": amount}, label))
+            if "pass" in kinds:
+                items.append(ActButton(game.id, {"type": "pass"}, t("bot.btn_pass", lang)))
+        items.append(HandButton(game.id, lang))
+        return items
 
-    @property
-    def lang(self) -> str:
-        return lang_of(self.bot)
-
-    # --- plumbing ---------------------------------------------------------------------------
-
-    def _game(self, interaction: discord.Interaction) -> LiveGame:
-        game = self.host.game_in(interaction.channel_id)
-        if game is None:
-            raise HostError("no_game")
-        if game.kind != "evo":
-            raise HostError("wrong_game", game="EVO")
-        return game
-
-    def _seat(self, game: LiveGame, interaction: discord.Interaction) -> int | None:
-        return game.seat_of(interaction.user.id)
-
-    def _legal(self, interaction: discord.Interaction) -> tuple[LiveGame | None, list[dict]]:
-        """The caller's legal actions now ([] if not their turn): for autocomplete."""
-        game = self.host.game_in(interaction.channel_id)
-        if game is None or game.status != "active":
-            return game, []
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            return game, []
-        return game, game.rules.legal_actions(game.state, seat)
-
-    async def _do(self, interaction: discord.Interaction, action: dict) -> None:
-        """Slash-command path: acknowledge at once, apply, then confirm or explain."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        game = self.host.game_in(interaction.channel_id)
-        try:
-            game = self._game(interaction)
-            await self.host.act(interaction.channel_id, interaction.user.id, action)
-        except (HostError, IllegalAction) as exc:
-            await interaction.followup.send(refusal(exc, game.names() if game else None,
-                                                    self.lang), ephemeral=True)
-            return
-        await interaction.followup.send(t("bot.ok", self.lang), ephemeral=True)
-
-    async def press(self, interaction: discord.Interaction, game_id: int, action: dict,
-                    seat: int | None = None) -> None:
-        """Button/menu path: the press is checked against the current state."""
-        await interaction.response.defer()
-        game = self.host.game_in(interaction.channel_id)
-        try:
-            if game is None or game.id != game_id:
-                raise HostError("stale_game")
-            if seat is not None and game.seat_of(interaction.user.id) not in (seat, None):
-                raise IllegalAction("not_your_turn", player=game.seat_of(interaction.user.id),
-                                    waiting=[seat])
-            await self.host.act(interaction.channel_id, interaction.user.id, action,
-                                game_id=game_id)
-        except (HostError, IllegalAction) as exc:
-            await interaction.followup.send(refusal(exc, game.names() if game else None,
-                                                    self.lang), ephemeral=True)
-
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, (HostError, IllegalAction)):
-            await send_ephemeral(interaction, refusal(original, None, self.lang))
-            return
-        if isinstance(error, app_commands.TransformerError):
-            await send_ephemeral(interaction, t("bot.error.bad_option", self.lang,
-                                                detail=str(error.value)[:50]))
-            return
-        raise error
+    def status_lines(self, game: LiveGame, v: dict, lang: str) -> list[str]:
+        lines = [t("bot.status_title", lang, game="EVO", turn=v["turn"],
+                   phase=t(f"evo.phase.{v['phase']}", lang))]
+        for i, p in enumerate(v["order"]):
+            pl = v["players"][p]
+            lines.append(t("bot.status_player", lang, order=i + 1, name=pl["name"], mp=pl["mp"],
+                           dinos=pl["dinos"], cards=pl["cards"]))
+        return lines
 
     # --- lobby ------------------------------------------------------------------------------
 
@@ -129,38 +119,7 @@ class Evo(commands.GroupCog, group_name="evo", group_description="Play EVO"):
     async def new(self, interaction: discord.Interaction, variant: bool = False,
                   timer: app_commands.Range[int, 0, 86400] | None = None,
                   thread: bool = False) -> None:
-        try:
-            await self.bot.get_cog("Lobby").open(interaction, "evo", {"variant": variant},
-                                                 timer, thread)
-        except HostError as exc:
-            await send_ephemeral(interaction, refusal(exc, None, self.lang))
-
-    @app_commands.command(name="remove", description="Remove a player from the lobby")
-    async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        game = self._game(interaction)
-        seat = game.seat_of(player.id)
-        if seat is None:
-            raise HostError("not_in_lobby")
-        await self.host.remove_seat(interaction.channel_id, interaction.user.id, seat,
-                                    can_manage(interaction))
-        await send_ephemeral(interaction, t("bot.ok", self.lang))
-
-    @app_commands.command(name="cancel", description="Cancel this channel's game")
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        self._game(interaction)
-        await self.host.cancel(interaction.channel_id, interaction.user.id, can_manage(interaction))
-        await interaction.response.send_message(t("bot.lobby_cancelled", self.lang))
-
-    @app_commands.command(name="leave", description="Leave the game (an AI takes your seat)")
-    async def leave(self, interaction: discord.Interaction) -> None:
-        game = self._game(interaction)
-        name = interaction.user.display_name
-        await self.host.leave_game(interaction.channel_id, interaction.user.id)
-        if game.status == "active":
-            await interaction.response.send_message(t("bot.ai_took_over", self.lang, player=name),
-                                                    allowed_mentions=NO_MENTIONS)
-        else:
-            await send_ephemeral(interaction, t("bot.ok", self.lang))
+        await self.open_lobby(interaction, {"variant": variant}, timer, thread)
 
     # --- actions ----------------------------------------------------------------------------
 
@@ -214,9 +173,10 @@ class Evo(commands.GroupCog, group_name="evo", group_description="Play EVO"):
     @app_commands.describe(gene="Gene on the auction table", amount="Mutation points (0 or more)")
     async def bid(self, interaction: discord.Interaction, gene: str,
                   amount: app_commands.Range[int, 0, 999]) -> None:
-        game = self._game(interaction)
-        slot = self._gene_slot(game, gene)
-        await self._do(interaction, {"type": "bid", "gene": slot, "amount": amount})
+        async with self.refusing(interaction):
+            game = self._game(interaction)
+            slot = self._gene_slot(game, gene)
+            await self._do(interaction, {"type": "bid", "gene": slot, "amount": amount})
 
     def _gene_slot(self, game: LiveGame, text: str) -> int:
         auction = getattr(game.state, "auction", None) if game.state is not None else None
@@ -256,34 +216,26 @@ class Evo(commands.GroupCog, group_name="evo", group_description="Play EVO"):
     @app_commands.command(name="play", description="Play an event card now")
     @app_commands.describe(card="A card of yours that is playable now (with its target)")
     async def play(self, interaction: discord.Interaction, card: str) -> None:
-        if card.startswith("{"):
-            action = decode_action(card)
-        else:
-            action = {"type": "play", "card": card.strip().lower()}
-        if action.get("type") != "play":
-            raise HostError("bad_option", detail=card[:40])
-        await self._do(interaction, action)
+        async with self.refusing(interaction):
+            if card.startswith("{"):
+                action = decode_action(card)
+            else:
+                action = {"type": "play", "card": card.strip().lower()}
+            if action.get("type") != "play":
+                raise HostError("bad_option", detail=card[:40])
+            await self._do(interaction, action)
 
     @play.autocomplete("card")
     async def _play_card(self, interaction: discord.Interaction, current: str):
-        game, legal = self._legal(interaction)
-        if game is None:
-            return []
-        names = game.names()
-        out = []
-        for a in legal:
-            if a["type"] == "play":
-                label = play_label(a, names, self.lang)
-                if current.lower() in label.lower():
-                    out.append(app_commands.Choice(name=label[:100], value=encode_action(a)))
-        return out[:MAX_CHOICES]
+        return self.action_choices(interaction, "play", play_label, current)
 
     # --- information ------------------------------------------------------------------------
 
     @app_commands.command(name="hand", description="See your event cards (only you)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        game = self._game(interaction)
-        await self.show_hand(interaction, game.id)
+        async with self.refusing(interaction):
+            game = self._game(interaction)
+            await self.show_hand(interaction, game.id)
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         lang = self.lang
@@ -297,7 +249,7 @@ class Evo(commands.GroupCog, group_name="evo", group_description="Play EVO"):
             if seat is None:
                 raise HostError("not_a_player")
         except HostError as exc:
-            await send_ephemeral(interaction, refusal(exc, None, lang))
+            await send_ephemeral(interaction, refusal(exc, lang))
             return
         view = game.rules.view(game.state, seat)
         hand = view["players"][seat]["hand"]
@@ -320,49 +272,6 @@ class Evo(commands.GroupCog, group_name="evo", group_description="Play EVO"):
             embed.set_footer(text=t("bot.hand_playable" if plays else "bot.hand_none_playable",
                                     lang))
         await send_ephemeral(interaction, embed=embed, view=buttons if plays else discord.utils.MISSING)
-
-    @app_commands.command(name="board", description="Show the current board (only you)")
-    async def board(self, interaction: discord.Interaction) -> None:
-        game = self._game(interaction)
-        if game.status != "active":
-            raise HostError("not_started")
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        cached = self._boards.get(game.id)
-        if cached is None or cached[0] != game.seq:
-            # one drawing per game position, however many players ask for it
-            png = await asyncio.to_thread(render_evo, game.rules.view(game.state, None),
-                                          self.lang)
-            cached = self._boards[game.id] = (game.seq, png)
-        await interaction.followup.send(file=discord.File(io.BytesIO(cached[1]), "board.png"),
-                                        ephemeral=True)
-
-    @app_commands.command(name="status", description="Turn, phase, whose input is awaited, scores")
-    async def status(self, interaction: discord.Interaction) -> None:
-        game = self._game(interaction)
-        if game.status != "active":
-            raise HostError("not_started")
-        lang = self.lang
-        v = game.rules.view(game.state, None)
-        lines = [t("bot.status_title", lang, game="EVO", turn=v["turn"],
-                   phase=t(f"evo.phase.{v['phase']}", lang))]
-        for i, p in enumerate(v["order"]):
-            pl = v["players"][p]
-            lines.append(t("bot.status_player", lang, order=i + 1, name=pl["name"], mp=pl["mp"],
-                           dinos=pl["dinos"], cards=pl["cards"]))
-        awaiting = [v["players"][p]["name"] for p in v["awaiting"]]
-        lines.append(t("bot.status_awaiting", lang,
-                       players=", ".join(awaiting) or t("bot.status_nobody", lang)))
-        await send_ephemeral(interaction, "\n".join(lines))
-
-    @app_commands.command(name="log", description="Recent events of this game (only you)")
-    async def log(self, interaction: discord.Interaction) -> None:
-        from messages.evo import describe
-
-        game = self._game(interaction)
-        lines = [x for x in (describe(e, game.names(), self.lang)
-                             for e in game.lobby.get("log", [])) if x]
-        text = "\n".join(lines[-25:]) or t("bot.log_empty", self.lang)
-        await send_ephemeral(interaction, f"**{t('bot.log_title', self.lang)}**\n{text}"[:2000])
 
     @app_commands.command(name="rules", description="Read a rule: a phase, a gene or a card")
     @app_commands.describe(topic="phase, gene or card")

@@ -8,7 +8,7 @@ from discord.ext import commands
 from cogs.common import NO_MENTIONS, can_manage, lang_of, refusal, send_ephemeral
 from engine import IllegalAction
 from host import HostError, LiveGame
-from messages import t
+from messages import has, t
 
 
 def lobby_embed(game: LiveGame, lang: str) -> discord.Embed:
@@ -19,8 +19,11 @@ def lobby_embed(game: LiveGame, lang: str) -> discord.Embed:
         key = "bot.lobby_seat_ai" if seat.get("ai") else "bot.lobby_seat"
         lines.append(t(key, lang, n=i + 1, name=seat["name"]))
     options = []
-    if game.options.get("variant"):
-        options.append(t("bot.lobby_variant", lang))
+    for key, value in game.options.items():
+        # "evo.option.variant" when on, "cubosaurs.option.no_interactive" when off...
+        text_key = f"{game.kind}.option.{key}" if value else f"{game.kind}.option.no_{key}"
+        if isinstance(value, bool) and has(text_key, lang):
+            options.append(t(text_key, lang))
     timer = int(lobby.get("timer") or 0)
     options.append(t("bot.lobby_timer", lang, seconds=timer) if timer else t("bot.lobby_no_timer", lang))
     lines.append(t("bot.lobby_options", lang, options=", ".join(options)))
@@ -81,6 +84,23 @@ class Lobby(commands.Cog):
         await send_ephemeral(interaction, t("bot.lobby_opened", lang)
                              + (f" {channel.mention}" if channel != interaction.channel else ""))
 
+    async def refresh(self, game: LiveGame, *, started: bool = False) -> None:
+        """Bring the lobby message up to date after a slash command changed the lobby."""
+        lang = lang_of(self.bot)
+        message_id = game.lobby.get("messages", {}).get("lobby")
+        channel = self.bot.get_channel(int(game.channel_id))
+        if not message_id or channel is None:
+            return
+        message = channel.get_partial_message(int(message_id))
+        try:
+            if started:
+                await message.edit(content=t("bot.lobby_started", lang),
+                                   embed=lobby_embed(game, lang), view=None)
+            else:
+                await message.edit(embed=lobby_embed(game, lang), view=lobby_view(game, lang))
+        except discord.HTTPException:
+            pass  # the lobby message was deleted: the slash command's reply is enough
+
     async def press(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
         lang = lang_of(self.bot)
         game = self.host.game_in(interaction.channel_id)
@@ -107,7 +127,7 @@ class Lobby(commands.Cog):
                     view=None)
                 return
         except (HostError, IllegalAction) as exc:
-            await send_ephemeral(interaction, refusal(exc, None, lang))
+            await send_ephemeral(interaction, refusal(exc, lang, game))
             return
         await interaction.response.edit_message(embed=lobby_embed(game, lang),
                                                 view=lobby_view(game, lang))

@@ -14,13 +14,19 @@ import discord
 
 from cogs.common import USER_MENTIONS, encode_action, lang_of, render_file
 from host import LiveGame, Outcome
-from messages import t
-from messages.evo import card_name, describe, gene_name
+from messages import describe, t
 
 log = logging.getLogger("darwin.table")
 
 MAX_CONTENT = 1900
 MAX_SELECT = 25
+
+
+def game_cog(interaction: discord.Interaction):
+    """The command group of the game in the pressed message's channel (EVO if none: its
+    press then answers that the game is over)."""
+    game = interaction.client.host.game_in(interaction.channel_id)
+    return interaction.client.game_cog(game.kind if game is not None else "evo")
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -44,31 +50,35 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button],
                    item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("Evo").press(interaction, self.game_id, self.action)
+        await game_cog(interaction).press(interaction, self.game_id, self.action)
 
 
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
-                template=r"dw:s:(?P<game>\d+):(?P<seat>\d+)"):
-    """A menu of concrete actions for one seat (hatch here, lose these dinos...)."""
+                template=r"dw:s:(?P<game>\d+):(?P<seat>\d+)(?::(?P<tag>[a-z]+))?"):
+    """A menu of concrete actions for one seat (hatch here, pass adding this card...).
+
+    ``tag`` tells apart two menus of the same seat in one message (custom ids are unique)."""
 
     def __init__(self, game_id: int, seat: int, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None) -> None:
+                 placeholder: str | None = None, tag: str = "") -> None:
+        suffix = f":{tag}" if tag else ""
         super().__init__(discord.ui.Select(
-            custom_id=f"dw:s:{game_id}:{seat}", placeholder=placeholder,
+            custom_id=f"dw:s:{game_id}:{seat}{suffix}", placeholder=placeholder,
             options=options or [discord.SelectOption(label="-", value="{}")]))
         self.game_id = game_id
         self.seat = seat
+        self.tag = tag
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["seat"]), list(item.options), item.placeholder)
+        return cls(int(match["game"]), int(match["seat"]), list(item.options), item.placeholder,
+                   match["tag"] or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.common import decode_action
 
         action = decode_action(self.item.values[0])
-        await interaction.client.get_cog("Evo").press(interaction, self.game_id, action,
-                                                      seat=self.seat)
+        await game_cog(interaction).press(interaction, self.game_id, action, seat=self.seat)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dw:h:(?P<game>\d+)"):
@@ -85,73 +95,16 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dw:h:(?P<
         return cls(int(match["game"]), lang_of(interaction.client))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("Evo").show_hand(interaction, self.game_id)
+        await game_cog(interaction).show_hand(interaction, self.game_id)
 
 
-def play_label(action: dict, names: list[str], lang: str) -> str:
-    card = card_name(action["card"], lang)
-    if "target" in action and "region" in action:
-        return t("bot.btn_play_target", lang, card=card,
-                 target=f"{names[action['target']]} {action['region']}")
-    if "target" in action:
-        return t("bot.btn_play_target", lang, card=card, target=names[action["target"]])
-    if "region" in action:
-        return t("bot.btn_play_target", lang, card=card, target=action["region"])
-    if "die" in action:
-        return t("bot.btn_play_target", lang, card=card, target=f"⚀ {action['die']}")
-    return t("bot.btn_play", lang, card=card)
-
-
-def table_view(game: LiveGame, lang: str) -> discord.ui.View | None:
+def table_view(bot, game: LiveGame, lang: str) -> discord.ui.View | None:
     """The buttons and menus valid now (every press is checked again when it arrives)."""
     if game.status != "active":
         return None
-    rules, state = game.rules, game.state
     view = discord.ui.View(timeout=None)
-    names = game.names()
-    buttons = 0
-    for seat in game.awaiting():
-        legal = rules.legal_actions(state, seat)
-        kinds = {a["type"] for a in legal}
-        if "end" in kinds:
-            view.add_item(ActButton(game.id, {"type": "end"}, t("bot.btn_end", lang),
-                                    discord.ButtonStyle.success))
-            buttons += 1
-        hatch = [a for a in legal if a["type"] == "hatch"]
-        if hatch and len(hatch) <= MAX_SELECT:
-            options = [discord.SelectOption(label=a["region"], value=encode_action(a))
-                       for a in hatch]
-            view.add_item(ActSelect(game.id, seat, options, t("bot.select_hatch", lang)))
-        lose = [a for a in legal if a["type"] == "lose"]
-        if lose and len(lose) <= MAX_SELECT:
-            options = [discord.SelectOption(
-                label=t("bot.select_option_lose", lang, regions=", ".join(a["regions"])),
-                value=encode_action(a)) for a in lose]
-            view.add_item(ActSelect(game.id, seat, options,
-                                    t("bot.select_lose", lang, player=names[seat])))
-        if "bid" in kinds:
-            auction = state.auction
-            for slot, gene in enumerate(auction["genes"]):
-                held = auction["bids"][slot]
-                bids = [a for a in legal if a["type"] == "bid" and a["gene"] == slot]
-                if not bids:
-                    continue
-                low = min(a["amount"] for a in bids)
-                if held is None:
-                    label = t("bot.btn_bid_free", lang, gene=gene_name(gene, lang))
-                    view.add_item(ActButton(game.id, {"type": "bid", "gene": slot, "amount": low},
-                                            label))
-                    continue
-                for extra in (1, 2):
-                    amount = held[1] + extra
-                    if any(a["amount"] == amount for a in bids):
-                        label = t("bot.btn_bid_raise", lang, gene=gene_name(gene, lang),
-                                  step=extra, amount=amount)
-                        view.add_item(ActButton(game.id, {"type": "bid", "gene": slot,
-                                                          "amount": amount}, label))
-        if "pass" in kinds:
-            view.add_item(ActButton(game.id, {"type": "pass"}, t("bot.btn_pass", lang)))
-    view.add_item(HandButton(game.id, lang))
+    for item in bot.game_cog(game.kind).table_items(game, lang):
+        view.add_item(item)
     return view
 
 
@@ -173,7 +126,7 @@ def summary(outcome: Outcome, lang: str) -> str:
     if outcome.timed_out:
         lines.append(t("bot.timed_out", lang, player=names[outcome.seat]))
     for ev in outcome.events:
-        line = describe(ev, names, lang)
+        line = describe(game.kind, ev, names, lang)
         if line:
             lines.append(line)
     text = "\n".join(lines)
@@ -196,8 +149,9 @@ class TableListener:
         lang = lang_of(self.bot)
         text = summary(outcome, lang)
         prompt = awaiting_line(outcome.game, lang, outcome.seat)
-        view = table_view(outcome.game, lang)
-        snapshots = list(outcome.snapshots)[-10:]
+        view = table_view(self.bot, outcome.game, lang)
+        snapshots = [(f"{outcome.game.kind}-{outcome.game.seq:04d}-{i}-{phase}.png", v)
+                     for i, (phase, v) in enumerate(list(outcome.snapshots)[-10:])]
         task = asyncio.get_running_loop().create_task(
             self._post(lock, outcome.game, text, prompt, view, snapshots, lang))
         self._tasks.add(task)
@@ -209,9 +163,8 @@ class TableListener:
                 channel = self.bot.get_channel(int(game.channel_id)) or await self.bot.fetch_channel(
                     int(game.channel_id))
                 files = []
-                for i, (phase, v) in enumerate(snapshots):
-                    files.append(await render_file(
-                        v, lang, f"turn{v['turn']:02d}-{i}-{phase}.png"))
+                for filename, v in snapshots:
+                    files.append(await render_file(game.kind, v, lang, filename))
                 content = "\n".join(x for x in (text, prompt) if x) or "…"
                 kwargs = {"allowed_mentions": USER_MENTIONS}
                 if files:

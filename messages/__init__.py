@@ -65,3 +65,20 @@ def t(key: str, lang: str = DEFAULT_LANG, **params) -> str:
 
 def has(key: str, lang: str = DEFAULT_LANG) -> bool:
     return key in catalogue(lang)
+
+
+def _game_messages(kind: str):
+    """The module that words one game's events and errors (``messages/<kind>.py``)."""
+    import importlib
+
+    return importlib.import_module(f"messages.{kind}")
+
+
+def describe(kind: str, event: dict, names: list[str], lang: str = DEFAULT_LANG) -> str | None:
+    """One line for a game event (None for events not worth a line)."""
+    return _game_messages(kind).describe(event, names, lang)
+
+
+def explain(kind: str, error, names: list[str] | None = None, lang: str = DEFAULT_LANG) -> str:
+    """The sentence for an action that a game's rules refused (an ``IllegalAction``)."""
+    return _game_messages(kind).explain(error, names, lang)

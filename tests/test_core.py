@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from engine import IllegalAction, Rng, Seat, game_kinds, get_game
-from messages import languages, t
-from messages.evo import describe, explain
+from messages import describe, languages, t
+from messages.evo import explain
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,18 +57,23 @@ def test_new_game_refuses_bad_tables():
     assert err.value.code == "unknown_option"
 
 
-def _engine_codes() -> set[str]:
+def _engine_codes(kind: str) -> set[str]:
     codes = set()
-    for path in (ROOT / "engine").rglob("*.py"):
+    for path in (ROOT / "engine" / kind).rglob("*.py"):
         codes.update(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', path.read_text()))
     return codes
 
 
-def test_every_refusal_code_has_a_sentence():
-    codes = _engine_codes()
-    assert len(codes) > 20
-    missing = [c for c in sorted(codes) if t(f"evo.error.{c}") == f"evo.error.{c}"]
+@pytest.mark.parametrize("kind", ["evo", "cubosaurs"])
+def test_every_refusal_code_has_a_sentence(kind):
+    codes = _engine_codes(kind)
+    assert len(codes) > 12
+    missing = [c for c in sorted(codes) if t(f"{kind}.error.{c}") == f"{kind}.error.{c}"]
     assert missing == []
+
+
+def test_every_game_package_is_registered():
+    assert game_kinds() == ["cubosaurs", "evo"]
 
 
 def test_every_card_has_a_name_timing_and_text():
@@ -90,24 +95,29 @@ def test_catalogue_fills_parameters_and_explains_errors():
     assert "en" in languages()
 
 
-def test_every_event_of_a_game_has_a_sentence():
+@pytest.mark.parametrize("kind, options, expected", [
+    ("evo", {}, {"fight", "birth", "bid", "bought", "points", "game_over"}),
+    ("cubosaurs", {"advanced": True},
+     {"round_start", "draw", "keep", "pass", "buy", "tile", "token", "round_end", "game_over"}),
+])
+def test_every_event_of_a_game_has_a_sentence(kind, options, expected):
     """Play random games and check no event falls back to its raw key."""
     import random
 
-    evo = get_game("evo")
+    rules = get_game(kind)
     names = ["Ann", "Bob", "Cy", "Di"]
     seen = set()
     for seed in range(15):
-        state, events = evo.new_game_with_events([Seat(n, n) for n in names], seed)
+        state, events = rules.new_game_with_events([Seat(n, n) for n in names], seed, options)
         rnd = random.Random(seed)
         all_events = list(events)
-        while not evo.is_over(state):
-            p = evo.to_act(state)[0]
-            state, events = evo.apply_action(state, p, rnd.choice(evo.legal_actions(state, p)))
+        while not rules.is_over(state):
+            p = rules.to_act(state)[0]
+            state, events = rules.apply_action(state, p, rnd.choice(rules.legal_actions(state, p)))
             all_events += events
         for ev in all_events:
-            line = describe(ev, names)
+            line = describe(kind, ev, names)
             seen.add(ev["type"])
-            assert line is None or "evo.event." not in line, (ev, line)
+            assert line is None or f"{kind}.event." not in line, (ev, line)
             assert line is None or "{" not in line, (ev, line)
-    assert {"fight", "birth", "bid", "bought", "points", "game_over"} <= seen
+    assert expected <= seen

@@ -54,3 +54,33 @@ def test_bot_without_token_says_how_to_fix_it(tmp_path):
                           capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode != 0
     assert "DISCORD_TOKEN" in done.stderr and "demo evo" in done.stderr
+
+
+def test_cubosaurs_demo_same_seed_same_files(tmp_path, capsys):
+    a, b = tmp_path / "a", tmp_path / "b"
+    result = run_demo("cubosaurs", 3, 4, a, options={"advanced": True})
+    run_demo("cubosaurs", 3, 4, b, options={"advanced": True})
+    assert digest(a) == digest(b)
+    names = sorted(p.name for p in a.glob("*.png"))
+    # a deal image and an end image for each of the two rounds
+    assert [n.split("-", 1)[1] for n in names] == ["deal.png", "round_end.png"] * 2
+    log = (a / "log.txt").read_text(encoding="utf-8")
+    assert "Round 2 of 2" in log and "Game over" in log
+    assert sorted(r["rank"] for r in result)[0] == 1
+    assert result[0]["name"] in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_cubosaurs_every_player_count_plays_to_the_end(tmp_path, players):
+    result = run_demo("cubosaurs", players, 1, tmp_path, images=False)
+    assert len(result) == players
+    rounds = (tmp_path / "log.txt").read_text(encoding="utf-8").count("**End of round")
+    assert rounds == (3 if players == 2 else 2)
+
+
+def test_cubosaurs_command_line(tmp_path):
+    done = subprocess.run([sys.executable, "bot.py", "demo", "cubosaurs", "--players", "2",
+                           "--seed", "3", "--advanced", "--out", str(tmp_path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "1. " in done.stdout and len(list(tmp_path.glob("*.png"))) == 6

@@ -1,0 +1,250 @@
+"""What every game's command group shares: the action paths, the lobby commands, the board.
+
+A game cog subclasses :class:`GameCog` with its ``group_name``, sets ``kind``, adds its own
+``new`` command and action commands, and implements the hooks:
+
+* ``table_items(game, lang)`` -> the buttons and menus valid now (below the table message)
+* ``status_lines(game, view, lang)`` -> the lines of ``/<game> status``
+* ``show_hand(interaction, game_id)`` -> the private hand (games with hidden cards)
+
+Rules never live here: every action goes to the host, which asks the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from contextlib import asynccontextmanager
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import (
+    NO_MENTIONS,
+    can_manage,
+    encode_action,
+    lang_of,
+    refusal,
+    send_ephemeral,
+)
+from engine import IllegalAction
+from host import HostError, LiveGame
+from images import render
+from messages import describe, t
+
+MAX_CHOICES = 25
+
+
+class GameCog(commands.GroupCog):
+    kind: str = ""
+
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        self._boards: dict[int, tuple[int, bytes]] = {}  # game id -> (seq, PNG)
+        super().__init__()
+
+    @property
+    def host(self):
+        return self.bot.host
+
+    @property
+    def lang(self) -> str:
+        return lang_of(self.bot)
+
+    @property
+    def title(self) -> str:
+        return t(f"{self.kind}.name", self.lang)
+
+    # --- hooks ------------------------------------------------------------------------------
+
+    def table_items(self, game: LiveGame, lang: str) -> list[discord.ui.Item]:
+        return []
+
+    def status_lines(self, game: LiveGame, view: dict, lang: str) -> list[str]:
+        return []
+
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        await send_ephemeral(interaction, t("bot.hand_empty", self.lang))
+
+    # --- plumbing ---------------------------------------------------------------------------
+
+    def _game(self, interaction: discord.Interaction) -> LiveGame:
+        game = self.host.game_in(interaction.channel_id)
+        if game is None:
+            raise HostError("no_game")
+        if game.kind != self.kind:
+            raise HostError("wrong_game", game=t(f"{game.kind}.name", self.lang))
+        return game
+
+    def _legal(self, interaction: discord.Interaction) -> tuple[LiveGame | None, list[dict]]:
+        """The caller's legal actions now ([] if not their turn): for autocomplete."""
+        game = self.host.game_in(interaction.channel_id)
+        if game is None or game.kind != self.kind or game.status != "active":
+            return None, []
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            return game, []
+        return game, game.rules.legal_actions(game.state, seat)
+
+    def action_choices(self, interaction: discord.Interaction, action_type: str, label,
+                       current: str) -> list[app_commands.Choice[str]]:
+        """Autocomplete: the caller's legal actions of one type, named by ``label(action,
+        names, lang)``, each carrying the whole action (JSON) as its value."""
+        game, legal = self._legal(interaction)
+        if game is None:
+            return []
+        names = game.names()
+        out = []
+        for a in legal:
+            if a["type"] == action_type:
+                text = label(a, names, self.lang)
+                if current.lower() in text.lower():
+                    out.append(app_commands.Choice(name=text[:100], value=encode_action(a)))
+        return out[:MAX_CHOICES]
+
+    async def _do(self, interaction: discord.Interaction, action: dict) -> None:
+        """Slash-command path: acknowledge at once, apply, then confirm or explain."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game = self.host.game_in(interaction.channel_id)
+        try:
+            game = self._game(interaction)
+            await self.host.act(interaction.channel_id, interaction.user.id, action)
+        except (HostError, IllegalAction) as exc:
+            await interaction.followup.send(refusal(exc, self.lang, game), ephemeral=True)
+            return
+        await interaction.followup.send(t("bot.ok", self.lang), ephemeral=True)
+
+    async def press(self, interaction: discord.Interaction, game_id: int, action: dict,
+                    seat: int | None = None) -> None:
+        """Button/menu path: the press is checked against the current state."""
+        await interaction.response.defer()
+        game = self.host.game_in(interaction.channel_id)
+        try:
+            if game is None or game.id != game_id:
+                raise HostError("stale_game")
+            if seat is not None and game.seat_of(interaction.user.id) not in (seat, None):
+                raise IllegalAction("not_your_turn", player=game.seat_of(interaction.user.id),
+                                    waiting=[seat])
+            await self.host.act(interaction.channel_id, interaction.user.id, action,
+                                game_id=game_id)
+        except (HostError, IllegalAction) as exc:
+            await interaction.followup.send(refusal(exc, self.lang, game), ephemeral=True)
+
+    @asynccontextmanager
+    async def refusing(self, interaction: discord.Interaction):
+        """Run a command's body; a refusal (host or rules) becomes one private sentence and
+        nothing escapes to discord.py's error path."""
+        try:
+            yield
+        except (HostError, IllegalAction) as exc:
+            await send_ephemeral(interaction, refusal(
+                exc, self.lang, self.host.game_in(interaction.channel_id)))
+
+    async def open_lobby(self, interaction: discord.Interaction, options: dict,
+                         timer: float | None, thread: bool) -> None:
+        async with self.refusing(interaction):
+            await self.bot.get_cog("Lobby").open(interaction, self.kind, options, timer, thread)
+
+    # --- lobby and seats (every game) -------------------------------------------------------
+
+    @app_commands.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(self, interaction: discord.Interaction) -> None:
+        async with self.refusing(interaction):
+            game = self._game(interaction)
+            await self.host.join(interaction.channel_id, interaction.user.id,
+                                 interaction.user.display_name)
+            await send_ephemeral(interaction, t("bot.ok", self.lang))
+            await self.bot.get_cog("Lobby").refresh(game)
+
+    @app_commands.command(name="ai", description="Add an AI player to this channel's lobby")
+    @app_commands.describe(level="How well the AI plays")
+    @app_commands.choices(level=[app_commands.Choice(name=x, value=x)
+                                 for x in ("fast", "strong", "random")])
+    async def ai(self, interaction: discord.Interaction, level: str | None = None) -> None:
+        async with self.refusing(interaction):
+            game = self._game(interaction)
+            await self.host.add_ai(interaction.channel_id, interaction.user.id, level)
+            await send_ephemeral(interaction, t("bot.ok", self.lang))
+            await self.bot.get_cog("Lobby").refresh(game)
+
+    @app_commands.command(name="start", description="Start this channel's game (creator or managers)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        async with self.refusing(interaction):
+            game = self._game(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.host.start_game(interaction.channel_id, interaction.user.id,
+                                       can_manage(interaction))
+            await send_ephemeral(interaction, t("bot.ok", self.lang))
+            await self.bot.get_cog("Lobby").refresh(game, started=True)
+
+    @app_commands.command(name="remove", description="Remove a player from the lobby")
+    async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        async with self.refusing(interaction):
+            game = self._game(interaction)
+            seat = game.seat_of(player.id)
+            if seat is None:
+                raise HostError("not_in_lobby")
+            await self.host.remove_seat(interaction.channel_id, interaction.user.id, seat,
+                                        can_manage(interaction))
+            await send_ephemeral(interaction, t("bot.ok", self.lang))
+
+    @app_commands.command(name="cancel", description="Cancel this channel's game")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        async with self.refusing(interaction):
+            self._game(interaction)
+            await self.host.cancel(interaction.channel_id, interaction.user.id,
+                                   can_manage(interaction))
+            await interaction.response.send_message(t("bot.lobby_cancelled", self.lang))
+
+    @app_commands.command(name="leave", description="Leave the game (an AI takes your seat)")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async with self.refusing(interaction):
+            game = self._game(interaction)
+            name = interaction.user.display_name
+            await self.host.leave_game(interaction.channel_id, interaction.user.id)
+            if game.status == "active":
+                await interaction.response.send_message(
+                    t("bot.ai_took_over", self.lang, player=name), allowed_mentions=NO_MENTIONS)
+            else:
+                await send_ephemeral(interaction, t("bot.ok", self.lang))
+
+    # --- information (every game) -----------------------------------------------------------
+
+    @app_commands.command(name="board", description="Show the current table (only you)")
+    async def board(self, interaction: discord.Interaction) -> None:
+        async with self.refusing(interaction):
+            game = self._game(interaction)
+            if game.status != "active":
+                raise HostError("not_started")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            cached = self._boards.get(game.id)
+            if cached is None or cached[0] != game.seq:
+                # one drawing per game position, however many players ask for it
+                png = await asyncio.to_thread(render, game.kind,
+                                              game.rules.view(game.state, None), self.lang)
+                cached = self._boards[game.id] = (game.seq, png)
+            await interaction.followup.send(
+                file=discord.File(io.BytesIO(cached[1]), "board.png"), ephemeral=True)
+
+    @app_commands.command(name="status", description="Round or turn, whose input is awaited, scores")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async with self.refusing(interaction):
+            game = self._game(interaction)
+            if game.status != "active":
+                raise HostError("not_started")
+            lines = self.status_lines(game, game.rules.view(game.state, None), self.lang)
+            awaiting = [game.seats[p]["name"] for p in game.awaiting()]
+            lines.append(t("bot.status_awaiting", self.lang,
+                           players=", ".join(awaiting) or t("bot.status_nobody", self.lang)))
+            await send_ephemeral(interaction, "\n".join(lines)[:2000])
+
+    @app_commands.command(name="log", description="Recent events of this game (only you)")
+    async def log(self, interaction: discord.Interaction) -> None:
+        async with self.refusing(interaction):
+            game = self._game(interaction)
+            lines = [x for x in (describe(game.kind, e, game.names(), self.lang)
+                                 for e in game.lobby.get("log", [])) if x]
+            text = "\n".join(lines[-25:]) or t("bot.log_empty", self.lang)
+            title = t("bot.log_title", self.lang)
+            await send_ephemeral(interaction, f"**{title}**\n{text}"[:2000])
