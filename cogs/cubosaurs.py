@@ -39,36 +39,100 @@ def distinct_passes(legal: list[dict], lang: str) -> list[tuple[str, dict]]:
     return list(out.items())
 
 
+def distinct_buys(legal: list[dict], tile: str, names: list[str],
+                  lang: str) -> list[tuple[str, dict]]:
+    """(label, action) for each way to buy ``tile`` that a player can tell apart."""
+    out: dict[str, dict] = {}
+    for a in legal:
+        if a["type"] == "buy" and a["tile"] == tile:
+            out.setdefault(buy_label(a, names, lang), a)
+    return list(out.items())
+
+
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"dw:c:(?P<game>\d+):(?P<seat>\d+):(?P<what>[a-z_]+)"):
+    """**Pass…** or **Buy: a tile**: answers the presser privately with the choices (the card
+    to add, the tile's target), or applies the action at once when there is only one."""
+
+    def __init__(self, game_id: int, seat: int, what: str, label: str,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=style,
+                                           custom_id=f"dw:c:{game_id}:{seat}:{what}"))
+        self.game_id = game_id
+        self.seat = seat
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["seat"]), match["what"], item.label or "?",
+                   item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.game_cog("cubosaurs").offer_choices(
+            interaction, self.game_id, self.seat, self.what)
+
+
 class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosaurs"):
     kind = "cubosaurs"
 
     def table_items(self, game: LiveGame, lang: str) -> list[discord.ui.Item]:
+        """Keep, Pass… and a button per tile that can be bought now (checked again on press)."""
+        from engine.cubosaurs.data import tile
+
         items: list[discord.ui.Item] = []
         names = game.names()
         for seat in game.awaiting():
             legal = game.rules.legal_actions(game.state, seat)
+            kinds = {a["type"] for a in legal}
             for a in legal:
                 if a["type"] == "take_token":
                     items.append(ActButton(game.id, a, t("cubosaurs.bot.btn_take", lang,
                                                          player=names[a["from"]])))
-            if any(a["type"] == "keep" for a in legal):
+            if "keep" in kinds:
                 items.append(ActButton(game.id, {"type": "keep"},
                                        t("cubosaurs.bot.btn_keep", lang),
                                        discord.ButtonStyle.success))
-            passes = distinct_passes(legal, lang)
-            if passes:
-                options = [discord.SelectOption(label=label[:100], value=encode_action(a))
-                           for label, a in passes[:MAX_CHOICES]]
-                items.append(ActSelect(game.id, seat, options,
-                                       t("cubosaurs.bot.select_pass", lang), tag="pass"))
-            buys = [a for a in legal if a["type"] == "buy"]
-            if buys:
-                options = [discord.SelectOption(label=buy_label(a, names, lang)[:100],
-                                                value=encode_action(a))
-                           for a in buys[:MAX_CHOICES]]
-                items.append(ActSelect(game.id, seat, options,
-                                       t("cubosaurs.bot.select_buy", lang), tag="buy"))
+            if "pass" in kinds:
+                items.append(ChoiceButton(game.id, seat, "pass", t("cubosaurs.bot.btn_pass", lang),
+                                          discord.ButtonStyle.primary))
+            for tid in dict.fromkeys(a["tile"] for a in legal if a["type"] == "buy"):
+                items.append(ChoiceButton(game.id, seat, tid, t(
+                    "cubosaurs.bot.btn_buy", lang, tile=tile_name(tid, lang), cost=tile(tid).cost)))
         return items
+
+    async def offer_choices(self, interaction: discord.Interaction, game_id: int, seat: int,
+                            what: str) -> None:
+        """The presser's private menu for a pass or a tile (or the action, if it is the only
+        one)."""
+        lang = self.lang
+        game = self.host.game_in(interaction.channel_id)
+        async with self.refusing(interaction):
+            if game is None or game.id != game_id or game.status != "active":
+                raise HostError("stale_game")
+            mine = game.seat_of(interaction.user.id)
+            if mine is None:
+                raise HostError("not_a_player")
+            if mine != seat or seat not in game.awaiting():
+                raise IllegalAction("not_your_turn", player=mine, waiting=game.awaiting())
+            legal = game.rules.legal_actions(game.state, seat)
+            if what == "pass":
+                choices = distinct_passes(legal, lang)
+                placeholder = t("cubosaurs.bot.select_pass", lang)
+            else:
+                choices = distinct_buys(legal, what, game.names(), lang)
+                placeholder = t("cubosaurs.bot.select_target", lang, tile=tile_name(what, lang))
+            if not choices:  # the position changed since the message was posted
+                raise HostError("stale_game")
+            if what != "pass" and len(choices) == 1:
+                await self.press(interaction, game_id, choices[0][1], seat=seat)
+                return
+            view = discord.ui.View(timeout=None)
+            options = [discord.SelectOption(label=label[:100], value=encode_action(a))
+                       for label, a in choices[:MAX_CHOICES]]
+            view.add_item(ActSelect(game.id, seat, options, placeholder, tag=what))
+            more = t("cubosaurs.bot.more_choices", lang, count=len(choices)) \
+                if len(choices) > MAX_CHOICES else ""
+            await send_ephemeral(interaction, (placeholder + "\n" + more).strip(), view=view)
 
     def status_lines(self, game: LiveGame, v: dict, lang: str) -> list[str]:
         lines = [t("cubosaurs.bot.status_title", lang, round=v["round"], rounds=v["rounds"],
@@ -118,20 +182,29 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
             await self._do(interaction, {"type": "pass", "card": self._card_id(interaction, card)})
 
     def _card_id(self, interaction: discord.Interaction, text: str) -> str:
-        """A card id from the autocomplete, or the name a player typed (``stego``, ``T-Rex``)."""
+        """A card id from the autocomplete, or the name a player typed (``stego``, ``T-Rex``):
+        a card of the caller's collection by that name (a legal one first), so that the
+        engine explains why it cannot be added when it cannot."""
         from engine.cubosaurs.data import CARDS
 
         text = text.strip()
         if text in CARDS:
             return text
+        game = self._game(interaction)
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise HostError("not_a_player")
+        legal = {a["card"] for a in game.rules.legal_actions(game.state, seat)
+                 if a["type"] == "pass"}
+        mine = sorted(game.rules.view(game.state, seat)["players"][seat]["collection"],
+                      key=lambda c: c not in legal)
         wanted = text.lower()
-        passes = distinct_passes(self._legal(interaction)[1], self.lang)
-        for label, action in passes:
-            if wanted in (label.lower(), label.lower().replace(" 🧬", "")):
-                return action["card"]
-        for label, action in passes:
-            if label.lower().startswith(wanted):
-                return action["card"]
+        for exact in (True, False):
+            for cid in mine:
+                label = card_label(cid, self.lang).lower()
+                names = (label, label.replace(" 🧬", ""), label.split(" (")[0])
+                if (wanted in names) if exact else label.startswith(wanted):
+                    return cid
         raise IllegalAction("unknown_card", card=text[:40])
 
     @pass_.autocomplete("card")
@@ -151,13 +224,18 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
                 if action.get("type") != "buy":
                     raise HostError("bad_option", detail=tile[:40])
             else:
+                from engine.cubosaurs.data import TILES
+
                 wanted = tile.strip().lower()
-                matches = [a for a in self._legal(interaction)[1] if a["type"] == "buy"
-                           and wanted in (a["tile"], tile_name(a["tile"], self.lang).lower())]
+                tid = next((x for x in TILES
+                            if wanted in (x, tile_name(x, self.lang).lower())), wanted)
+                matches = [a for a in self._legal(interaction)[1]
+                           if a["type"] == "buy" and a["tile"] == tid]
                 if len(matches) > 1:
                     raise HostError("bad_option", detail=t("cubosaurs.bot.choose_from_list",
                                                            self.lang))
-                action = matches[0] if matches else {"type": "buy", "tile": wanted}
+                # a tile that needs no choice, or the engine's reason why it cannot be bought
+                action = matches[0] if matches else {"type": "buy", "tile": tid}
             await self._do(interaction, action)
 
     @buy.autocomplete("tile")
@@ -166,14 +244,28 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
 
     @app_commands.command(name="token", description="Reserve empty: take your DNA token from a player")
     @app_commands.rename(source="from")
-    @app_commands.describe(source="An opponent who has DNA tokens")
-    async def token(self, interaction: discord.Interaction, source: discord.Member) -> None:
+    @app_commands.describe(source="A player who has DNA tokens (AI seats included)")
+    async def token(self, interaction: discord.Interaction, source: str) -> None:
         async with self.refusing(interaction):
             game = self._game(interaction)
-            seat = game.seat_of(source.id)
-            if seat is None:
+            text = source.strip()
+            names = [n.lower() for n in game.names()]
+            if text.isdigit() and int(text) < len(names):
+                seat = int(text)
+            elif text.lower() in names:
+                seat = names.index(text.lower())
+            else:
                 raise HostError("not_a_player")
             await self._do(interaction, {"type": "take_token", "from": seat})
+
+    @token.autocomplete("source")
+    async def _token_source(self, interaction: discord.Interaction, current: str):
+        game, legal = self._legal(interaction)
+        if game is None:
+            return []
+        names = game.names()
+        return [app_commands.Choice(name=names[a["from"]], value=str(a["from"])) for a in legal
+                if a["type"] == "take_token" and current.lower() in names[a["from"]].lower()]
 
     # --- information ------------------------------------------------------------------------
 
@@ -183,7 +275,10 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
         from engine.cubosaurs.data import TILES, rules_data, tile
 
         lang = self.lang
-        kind, _, name = topic.partition(":")
+        kind, _, name = topic.strip().lower().partition(":")
+        if not name:  # typed without the autocomplete: "turn", "steal", "Swap 1 card"
+            name = next((x for x in TILES if kind in (x, tile_name(x, lang).lower())), kind)
+            kind = "rule" if name in TOPICS else "tile"
         if kind == "rule" and name in TOPICS:
             title = t(f"cubosaurs.rules.{name}_title", lang)
             tables = "; ".join(f"{t(f'cubosaurs.type.{s}', lang)} {v}"
@@ -214,4 +309,5 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
 
 
 async def setup(bot) -> None:
+    bot.add_dynamic_items(ChoiceButton)
     await bot.add_cog(Cubosaurs(bot))

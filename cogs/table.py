@@ -54,7 +54,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button],
 
 
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
-                template=r"dw:s:(?P<game>\d+):(?P<seat>\d+)(?::(?P<tag>[a-z]+))?"):
+                template=r"dw:s:(?P<game>\d+):(?P<seat>\d+)(?::(?P<tag>[a-z_]+))?"):
     """A menu of concrete actions for one seat (hatch here, pass adding this card...).
 
     ``tag`` tells apart two menus of the same seat in one message (custom ids are unique)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import IllegalAction
-from messages import t
+from messages import has, t
 
 PARTS = ("trex", "stego", "bronto", "ptero", "penta", "raptors", "eggs", "tiles")
 
@@ -118,8 +118,8 @@ def explain(error: IllegalAction, names: list[str] | None = None, lang: str = "e
     for field in ("card", "take"):
         if isinstance(params.get(field), str):
             params[field] = card_label(params[field], lang)
-    if isinstance(params.get("tile"), str):
-        params["tile"] = tile_name(params["tile"], lang)
+    if isinstance(params.get("tile"), str) and has(f"cubosaurs.tile.{params['tile']}"):
+        params["tile"] = tile_name(params["tile"], lang)  # a real tile, not what was typed
     if isinstance(params.get("type"), str):
         params["type"] = t(f"cubosaurs.type.{params['type']}", lang)
     for field in ("player", "target"):

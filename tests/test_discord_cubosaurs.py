@@ -5,9 +5,27 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
+from engine import Seat
+from engine.cubosaurs import CUBOSAURS, scenario
 from messages import t
 from messages.cubosaurs import card_label
 from tests.test_discord import custom_ids, reply_text
+
+
+def fix_seed(monkeypatch, seed: int) -> None:
+    """Games started by the Start button draw their seed from os.urandom: make it ``seed``."""
+    import host.host
+
+    monkeypatch.setattr(host.host.os, "urandom", lambda n: seed.to_bytes(n, "big"))
+
+
+def seed_where(players: int, predicate, options=None) -> int:
+    """The first seed whose opening position satisfies ``predicate(state)``."""
+    seats = [Seat(str(i), str(i)) for i in range(players)]
+    return next(seed for seed in range(1000)
+                if predicate(CUBOSAURS.new_game(seats, seed, options or {})))
 
 
 async def open_table(env, channel, humans, ais=0, **options):
@@ -38,8 +56,18 @@ def select_options(message, custom_id):
     return []
 
 
+async def choose_privately(user, result, custom_id, label):
+    """Pick ``label`` in the private menu that a Pass…/Buy button answered with."""
+    menu = result.response
+    assert menu is not None and result.ephemeral, reply_text(result)
+    value = next(o.value for o in select_options(menu.message, custom_id) if o.label == label)
+    return await user.select(menu, [value], custom_id=custom_id)
+
+
 async def perform(channel, user, game, seat, action, k, used):
     """One action the way a player sends it: buttons, menus or slash commands, in turn."""
+    from cogs.cubosaurs import buy_label
+
     kind = action["type"]
     msg = channel.last_message
     if kind == "keep":
@@ -49,19 +77,22 @@ async def perform(channel, user, game, seat, action, k, used):
         used.add("keep command")
         return await user.slash(channel, "cubosaurs keep")
     if kind == "pass":
-        menu = f"dw:s:{game.id}:{seat}:pass"
-        label = card_label(action["card"])
-        options = [o for o in select_options(msg, menu) if o.label == label]
-        if options and k % 2:
-            used.add("pass menu")
-            return await user.select(msg, [options[0].value], custom_id=menu)
+        if k % 2:
+            used.add("pass button and menu")
+            r = await user.click(msg, custom_id=f"dw:c:{game.id}:{seat}:pass")
+            return await choose_privately(user, r, f"dw:s:{game.id}:{seat}:pass",
+                                          card_label(action["card"]))
         used.add("pass command")
         return await user.slash(channel, "cubosaurs pass", card=action["card"])
     if kind == "buy":
-        menu = f"dw:s:{game.id}:{seat}:buy"
-        if encode(action) in [o.value for o in select_options(msg, menu)] and k % 2:
+        if k % 2:
+            used.add("buy button")
+            r = await user.click(msg, custom_id=f"dw:c:{game.id}:{seat}:{action['tile']}")
+            if not r.ephemeral:
+                return r  # a tile with one way to use it is bought at once
             used.add("buy menu")
-            return await user.select(msg, [encode(action)], custom_id=menu)
+            return await choose_privately(user, r, f"dw:s:{game.id}:{seat}:{action['tile']}",
+                                          buy_label(action, game.names(), "en"))
         used.add("buy command")
         return await user.slash(channel, "cubosaurs buy", tile=encode(action))
     if kind == "take_token":
@@ -71,14 +102,17 @@ async def perform(channel, user, game, seat, action, k, used):
     raise AssertionError(action)
 
 
-async def test_three_players_play_a_whole_advanced_game(simcord_env):
+async def test_three_players_play_a_whole_advanced_game(simcord_env, monkeypatch):
     env = simcord_env
+    fix_seed(monkeypatch, 11)
     guild = env.create_guild()
     channel = guild.create_text_channel("cubo")
     users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
     game = await open_table(env, channel, users, advanced=True)
     assert game.options == {"advanced": True, "interactive": True}
     by_seat = {game.seat_of(u.id): u for u in users}
+    from cogs.cubosaurs import buy_label
+
     rnd = random.Random(5)
     used: set[str] = set()
     k = 0
@@ -91,12 +125,16 @@ async def test_three_players_play_a_whole_advanced_game(simcord_env):
         # buy now and then, otherwise keep or pass like a player would
         action = rnd.choice(buys if buys and rnd.random() < 0.3 else
                             [a for a in legal if a["type"] != "buy"] or legal)
+        if action["type"] == "buy" and k % 2:  # what the private menu can show
+            label = buy_label(action, game.names(), "en")
+            action = next(a for a in buys if a["tile"] == action["tile"]
+                          and buy_label(a, game.names(), "en") == label)
         before = game.seq
         r = await perform(channel, by_seat[seat], game, seat, action, k, used)
         assert r.acknowledged
         assert game.seq == before + 1, (action, reply_text(r))
-    assert {"keep button", "keep command", "pass menu", "pass command"} <= used
-    assert used & {"buy menu", "buy command"}
+    assert {"keep button", "keep command", "pass button and menu", "pass command",
+            "buy button", "buy menu", "buy command"} <= used
     messages = list(channel.history())
     texts = [m.content for m in messages]
     # an end-of-round summary with every player's breakdown, and an image of that moment
@@ -110,8 +148,14 @@ async def test_three_players_play_a_whole_advanced_game(simcord_env):
     assert env.bot.host.game_in(channel.id) is None
 
 
-async def test_refusals_are_specific_and_change_nothing(simcord_env):
+async def test_refusals_are_specific_and_change_nothing(simcord_env, monkeypatch):
     env = simcord_env
+
+    def type_in_hand_possible(state):
+        kind = state.hand[0].split("-")[0]
+        return any(c.split("-")[0] == kind for c in state.collections[state.current])
+
+    fix_seed(monkeypatch, seed_where(2, type_in_hand_possible))
     guild = env.create_guild()
     channel = guild.create_text_channel("cubo")
     users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob")]
@@ -127,25 +171,34 @@ async def test_refusals_are_specific_and_change_nothing(simcord_env):
     other = next(u for u in users if u is not mover)
     r = await other.slash(channel, "cubosaurs keep")
     assert "not your turn" in reply_text(r)
-    # passing with a card of a type already in the hand is refused with the reason
+    # passing with a card of a type already in the hand is refused with the reason, whether
+    # the card comes from the autocomplete (its id) or is typed by name
     hand_type = game.state.hand[0].split("-")[0]
     same = [c for c in game.state.collections[seat] if c.split("-")[0] == hand_type]
-    if same:
-        r = await mover.slash(channel, "cubosaurs pass", card=same[0])
-        assert t("cubosaurs.error.type_in_hand", type=t(f"cubosaurs.type.{hand_type}")) \
-            in reply_text(r)
-    r = await mover.slash(channel, "cubosaurs buy", tile="steal")
+    reason = t("cubosaurs.error.type_in_hand", type=t(f"cubosaurs.type.{hand_type}"))
+    r = await mover.slash(channel, "cubosaurs pass", card=same[0])
+    assert reason in reply_text(r)
+    r = await mover.slash(channel, "cubosaurs pass", card=card_label(same[0]).replace(" 🧬", ""))
+    assert reason in reply_text(r)
+    r = await other.slash(channel, "cubosaurs pass", card=card_label(same[0]))
+    assert "not your turn" in reply_text(r)
+    r = await mover.slash(channel, "cubosaurs buy", tile="Swap 1 card")
     assert t("cubosaurs.error.not_advanced") in reply_text(r)
+    # the other player's Pass… button is refused too
+    r = await other.click(channel.last_message, custom_id=f"dw:c:{game.id}:{seat}:pass")
+    assert "not your turn" in reply_text(r)
     r = await mover.slash(channel, "cubosaurs pass", card="unicorn")
     assert "unicorn" in reply_text(r)
     assert json.dumps(game.rules.to_json(game.state)) == before and game.seq == seq
-    # the menus offer only legal additions, each distinct card once
-    menu = f"dw:s:{game.id}:{seat}:pass"
+    # the private menu offers only legal additions, each distinct card once
     legal = {card_label(a["card"]) for a in game.rules.legal_actions(game.state, seat)
              if a["type"] == "pass"}
-    offered = [o.label for o in select_options(channel.last_message, menu)]
-    assert sorted(offered) == sorted(legal)
-    assert (menu in custom_ids(channel.last_message)) == bool(legal)
+    assert f"dw:c:{game.id}:{seat}:pass" in custom_ids(channel.last_message)
+    r = await mover.click(channel.last_message, custom_id=f"dw:c:{game.id}:{seat}:pass")
+    offered = [o.label for o in select_options(r.response.message,
+                                               f"dw:s:{game.id}:{seat}:pass")]
+    assert r.ephemeral and sorted(offered) == sorted(legal)
+    assert game.seq == seq
 
 
 async def test_pass_autocomplete_offers_only_legal_additions(simcord_env):
@@ -189,7 +242,6 @@ async def test_lobby_by_slash_commands_and_an_ai_seat_that_plays(simcord_env):
     assert game.options == {"advanced": True, "interactive": False}
     assert not {"steal", "give", "swap", "destroy_other"} & set(game.state.offer)
     # the humans keep whatever they get; the AI seat plays its turns by itself
-    ai_moves = 0
     for _ in range(300):
         if game.status != "active":
             break
@@ -199,18 +251,55 @@ async def test_lobby_by_slash_commands_and_an_ai_seat_that_plays(simcord_env):
             await env.advance_time(2)
             await env.settle()
             assert game.seq > before
-            ai_moves += 1
             continue
         user = ann if seat == 0 else bob
-        legal = game.rules.legal_actions(game.state, seat)
-        action = next((a for a in legal if a["type"] == "take_token"), {"type": "keep"})
-        if action["type"] == "keep":
-            r = await user.slash(channel, "cubosaurs keep")
-        else:
-            r = await user.slash(channel, "cubosaurs token",
-                                 **{"from": guild.get_member(game.seats[action["from"]]["id"])
-                                    if hasattr(guild, "get_member") else None})
-        assert r.acknowledged
+        r = await user.slash(channel, "cubosaurs keep")
+        assert r.acknowledged and game.seq > 0
     assert game.status == "finished"
     actors = [a.actor for a in await env.bot.store.actions(game.id)]
-    assert actors.count("ai:1") > 5 and actors.count("ai:1") + ai_moves >= 5
+    assert actors.count("ai:1") > 5
+
+
+async def test_token_choice_information_commands_and_rules(simcord_env, monkeypatch):
+    env = simcord_env
+    fix_seed(monkeypatch, 3)
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cubo")
+    users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+    game = await open_table(env, channel, users, advanced=True)
+    # a position built directly: the reserve is empty and ann keeps two DNA cards
+    state = scenario(3, advanced=True, tokens={0: 0, 1: 20, 2: 20}, current=0,
+                     hand=["ptero-1", "ptero-2"], hand_from=2, collections={0: []})
+    state.seats = game.state.seats
+    game.state = state
+    await users[0].slash(channel, "cubosaurs keep")
+    assert game.awaiting() == [0] and game.state.debts == [[0, 2]]
+    choices = await users[0].autocomplete(channel, "cubosaurs token", "from", "")
+    assert [c["name"] for c in choices] == ["bob", "cy"]
+    r = await users[0].slash(channel, "cubosaurs token", **{"from": "bob"})
+    assert t("bot.ok") in reply_text(r) and game.state.tokens[:2] == [1, 19]
+    r = await users[0].click(channel.last_message, label=t("cubosaurs.bot.btn_take", player="cy"))
+    assert game.state.tokens == [2, 19, 19] and game.state.debts == []
+    # status, board and log are private; the table image is drawn once per position
+    r = await users[1].slash(channel, "cubosaurs status")
+    assert r.ephemeral and "round 1 of 2" in reply_text(r) and "ann: 2 cards" in reply_text(r)
+    r = await users[1].slash(channel, "cubosaurs board")
+    files = [a.filename for m in [r.response, *r.followups] if m for a in m.attachments]
+    assert r.ephemeral and files == ["board.png"]
+    r = await users[2].slash(channel, "cubosaurs log")
+    assert r.ephemeral and "ann takes 1 DNA from bob." in reply_text(r)
+
+
+@pytest.mark.parametrize("topic, title", [
+    ("rule:turn", "cubosaurs.rules.turn_title"), ("turn", "cubosaurs.rules.turn_title"),
+    ("tile:steal", "cubosaurs.tile.steal"), ("Swap 1 card", "cubosaurs.tile.swap"),
+])
+async def test_rules_topics(simcord_env, topic, title):
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cubo")
+    ann = guild.add_member(env.create_user("ann"))
+    r = await ann.slash(channel, "cubosaurs rules", topic=topic)
+    assert r.ephemeral and r.response.embeds[0].title.startswith(t(title))
+    r = await ann.slash(channel, "cubosaurs rules", topic="unicorns")
+    assert t("cubosaurs.bot.no_rules_topic", topic="unicorns") in reply_text(r)
