@@ -98,6 +98,29 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
 
+def roll(state: Any) -> int:
+    """A die roll from the generator kept in ``state.rng`` (which moves on)."""
+    r = Rng(state.rng)
+    value = r.die()
+    state.rng = r.state
+    return value
+
+
+def below(state: Any, n: int) -> int:
+    """A uniform integer in ``[0, n)`` from the generator kept in ``state.rng``."""
+    r = Rng(state.rng)
+    value = r.below(n)
+    state.rng = r.state
+    return value
+
+
+def shuffle(state: Any, items: list) -> None:
+    """Shuffle ``items`` in place with the generator kept in ``state.rng``."""
+    r = Rng(state.rng)
+    r.shuffle(items)
+    state.rng = r.state
+
+
 def json_copy(value: Any) -> Any:
     """A deep copy of JSON-shaped data (much faster than ``copy.deepcopy``)."""
     if isinstance(value, list):

@@ -10,7 +10,7 @@ setup) until some player must decide again.
 
 from __future__ import annotations
 
-from engine.core import IllegalAction, Rng, Seat
+from engine.core import IllegalAction, Seat, below, shuffle
 from engine.cubosaurs.data import CARDS, TILES, card, rules_data, tile, tiles_in_play
 from engine.cubosaurs.scoring import breakdown
 from engine.cubosaurs.state import CuboState
@@ -50,19 +50,6 @@ def offer_size(n: int) -> int:
 
 
 # --- small helpers -----------------------------------------------------------------------
-
-def below(state: CuboState, n: int) -> int:
-    r = Rng(state.rng)
-    value = r.below(n)
-    state.rng = r.state
-    return value
-
-
-def shuffle(state: CuboState, items: list) -> None:
-    r = Rng(state.rng)
-    r.shuffle(items)
-    state.rng = r.state
-
 
 def advanced(state: CuboState) -> bool:
     return state.options["advanced"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from engine.core import IllegalAction, Rng, Seat
+from engine.core import IllegalAction, Seat, below, roll, shuffle
 from engine.evo import cards
 from engine.evo.data import BAG_KINDS, GENE_KINDS, board_for, rules_data
 from engine.evo.state import (
@@ -43,26 +43,6 @@ ZONES = ("temperate", "cold", "hot", "deadly")
 
 
 # --- small helpers -----------------------------------------------------------------------
-
-def roll(state: EvoState) -> int:
-    r = Rng(state.rng)
-    value = r.die()
-    state.rng = r.state
-    return value
-
-
-def below(state: EvoState, n: int) -> int:
-    r = Rng(state.rng)
-    value = r.below(n)
-    state.rng = r.state
-    return value
-
-
-def shuffle(state: EvoState, items: list) -> None:
-    r = Rng(state.rng)
-    r.shuffle(items)
-    state.rng = r.state
-
 
 def board(state: EvoState):
     return board_for(state.n)
