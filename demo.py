@@ -83,7 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--advanced", action="store_true", help="Cubosaurs: DNA rules")
     parser.add_argument("--no-interactive", action="store_true",
                         help="Cubosaurs: leave out the tiles that act on opponents")
-    parser.add_argument("--lang", default="en")
+    parser.add_argument("--lang", default="en", choices=["en", "it", "fr"])
 
 
 def main(args: argparse.Namespace) -> int:
