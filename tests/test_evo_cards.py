@@ -8,42 +8,37 @@ by name; dice are forced through the state's random generator.
 
 from __future__ import annotations
 
-from itertools import count
-
 import pytest
 
 from engine import IllegalAction
-from engine.core import Rng
 from engine.evo import EVO, check_invariants, scenario
 from engine.evo.cards import TIMING
-from engine.evo.data import board_for, rules_data
+from engine.evo.data import board_for
 from engine.evo.state import BIRTHS, EVOLUTION, INITIATIVE, MOVEMENT, SURVIVAL
+from tests.evo_helpers import (
+    BEACH,
+    DATA,
+    HILL,
+    MOUNTAIN,
+    PRAIRIE,
+    TRACK,
+    act,
+    assert_illegal,
+    drive,
+    events_of,
+    forced,
+    square_of,
+)
 
-DATA = rules_data()
-TERRAINS = DATA["climate"]["terrains"]
-BEACH, PRAIRIE, HILL, MOUNTAIN = (TERRAINS.index(t) for t in ("beach", "prairie", "hill", "mountain"))
-TRACK = [TERRAINS.index(t) for t in DATA["climate"]["track"]]
 B = board_for(3)
 
 
-# --- helpers (the same as in test_evo_rules.py) ------------------------------------------------
-
-def rng_for_dice(*faces: int) -> int:
-    for x in count():
-        r = Rng(x)
-        if all(r.die() == f for f in faces):
-            return x
-    raise AssertionError("unreachable")
+# --- helpers (more in tests/evo_helpers.py) ------------------------------------------------
 
 
-def forced(state, *faces: int):
-    s = state.clone()
-    s.rng = rng_for_dice(*faces)
-    return s
 
 
-def square_of(terrain: int) -> int:
-    return TRACK.index(terrain)
+
 
 
 def of_terrain(terrain: int, b=B) -> list[int]:
@@ -71,51 +66,22 @@ def nm(regions) -> list[str]:
     return [B.names[r] for r in regions]
 
 
-def act(state, player, action):
-    return EVO.apply_action(state, player, action)
 
 
 def play(state, player, card, **params):
     return act(state, player, {"type": "play", "card": card, **params})
 
 
-def events_of(events, kind: str) -> list[dict]:
-    return [e for e in events if e["type"] == kind]
 
 
-def assert_illegal(state, player, action, code: str) -> IllegalAction:
-    with pytest.raises(IllegalAction) as info:
-        EVO.apply_action(state, player, action)
-    assert info.value.code == code, info.value
-    return info.value
 
 
 def card_plays(state, p, card) -> list[dict]:
     return [a for a in EVO.legal_actions(state, p) if a["type"] == "play" and a["card"] == card]
 
 
-def default_action(state, p) -> dict:
-    acts = EVO.legal_actions(state, p)
-    assert acts, f"player {p} to act but has no legal action (stage {state.stage})"
-    if state.window is not None:
-        return {"type": "pass"}
-    if state.stage == "move":
-        return {"type": "end"}
-    if state.stage == "bid":
-        bids = [a for a in acts if a["type"] == "bid"]
-        return min(bids, key=lambda a: (a["amount"], a["gene"])) if bids else acts[0]
-    return next(a for a in acts if a["type"] != "play")
 
 
-def drive(state, until, limit: int = 2000):
-    events: list[dict] = []
-    for _ in range(limit):
-        if until(state):
-            return state, events
-        p = EVO.to_act(state)[0]
-        state, ev = EVO.apply_action(state, p, default_action(state, p))
-        events.extend(ev)
-    raise AssertionError("drive did not reach the goal")
 
 
 def cards_scenario(hands, **kw):

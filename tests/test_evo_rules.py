@@ -9,49 +9,44 @@ state's random generator to a value whose next rolls give the faces the test nee
 from __future__ import annotations
 
 from collections import Counter
-from itertools import count
 
 import pytest
 
-from engine import IllegalAction, Seat
-from engine.core import Rng
+from engine import Seat
 from engine.evo import EVO, check_invariants, rules, scenario
-from engine.evo.data import GENE_KINDS, board_for, rules_data
+from engine.evo.data import GENE_KINDS, board_for
 from engine.evo.state import BIRTHS, EVOLUTION, MOVEMENT, OVER, SURVIVAL
+from tests.evo_helpers import (
+    BEACH,
+    DATA,
+    HILL,
+    MOUNTAIN,
+    PRAIRIE,
+    TERRAINS,
+    TRACK,
+    act,
+    assert_illegal,
+    drive,
+    events_of,
+    forced,
+    rng_for_dice,
+    square_of,
+)
 
-DATA = rules_data()
-TERRAINS = DATA["climate"]["terrains"]
-BEACH, PRAIRIE, HILL, MOUNTAIN = (TERRAINS.index(t) for t in ("beach", "prairie", "hill", "mountain"))
-TRACK = [TERRAINS.index(t) for t in DATA["climate"]["track"]]
 METEOR_LAST = DATA["meteorite"]["last"]
 METEOR_FACES = {int(k): set(v) for k, v in DATA["meteorite"]["faces"].items()}
 
 
 # --- helpers ---------------------------------------------------------------------------------
 
-def rng_for_dice(*faces: int) -> int:
-    """A generator state whose next die rolls are ``faces``, in order."""
-    for x in count():
-        r = Rng(x)
-        if all(r.die() == f for f in faces):
-            return x
-    raise AssertionError("unreachable")
 
 
 def rng_for_die(face: int) -> int:
     return rng_for_dice(face)
 
 
-def forced(state, *faces: int):
-    """A copy of ``state`` whose next die rolls are ``faces``."""
-    s = state.clone()
-    s.rng = rng_for_dice(*faces)
-    return s
 
 
-def square_of(terrain: int) -> int:
-    """The first climate square whose temperate colour is ``terrain``."""
-    return TRACK.index(terrain)
 
 
 def squares_of(terrain: int) -> list[int]:
@@ -91,44 +86,14 @@ def nm(b, regions) -> list[str]:
     return [b.names[r] for r in regions]
 
 
-def act(state, player, action):
-    return EVO.apply_action(state, player, action)
 
 
-def events_of(events, kind: str) -> list[dict]:
-    return [e for e in events if e["type"] == kind]
 
 
-def assert_illegal(state, player, action, code: str) -> IllegalAction:
-    with pytest.raises(IllegalAction) as info:
-        EVO.apply_action(state, player, action)
-    assert info.value.code == code, info.value
-    return info.value
 
 
-def default_action(state, p) -> dict:
-    acts = EVO.legal_actions(state, p)
-    assert acts, f"player {p} to act but has no legal action (stage {state.stage})"
-    if state.window is not None:
-        return {"type": "pass"}
-    if state.stage == "move":
-        return {"type": "end"}
-    if state.stage == "bid":
-        bids = [a for a in acts if a["type"] == "bid"]
-        return min(bids, key=lambda a: (a["amount"], a["gene"])) if bids else acts[0]
-    return next(a for a in acts if a["type"] != "play")
 
 
-def drive(state, until, choose=default_action, limit: int = 2000):
-    """Play default actions until ``until(state)``; returns the state and all events."""
-    events: list[dict] = []
-    for _ in range(limit):
-        if until(state):
-            return state, events
-        p = EVO.to_act(state)[0]
-        state, ev = EVO.apply_action(state, p, choose(state, p))
-        events.extend(ev)
-    raise AssertionError("drive did not reach the goal")
 
 
 def make(players: int = 3, **kw):
