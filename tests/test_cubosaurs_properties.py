@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import IllegalAction, Seat
@@ -26,6 +25,8 @@ from engine.core import CorruptState
 from engine.cubosaurs import CUBOSAURS as G
 from engine.cubosaurs import check_invariants
 from engine.cubosaurs.data import card
+from tests import properties
+from tests.properties import choices, dump, examples, seeds
 
 # --- the box, as printed in the rulebook (not read from the engine) --------------------------
 
@@ -45,21 +46,14 @@ assert sum(BOX_CARDS.values()) == 55
 # a generous bound on the number of actions of one game
 MAX_ACTIONS = 3000
 
-EXTRA = int(os.environ.get("DARWIN_HYPOTHESIS_EXAMPLES", "0") or 0)
 
 
-def examples(default: int) -> settings:
-    return settings(max_examples=max(default, EXTRA), deadline=None, derandomize=False,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.large_base_example])
 
 
-seeds = st.integers(min_value=0, max_value=2**64 - 1)
 players = st.sampled_from([2, 3, 4, 5])
 # "rich": advanced, with the whole reserve handed out at the start, so that players often take
 # tokens from each other (and choose whom from)
 adv = st.sampled_from(["standard", "advanced", "rich"])
-choices = st.randoms(use_true_random=False)
 
 
 def seats(n: int) -> list[Seat]:
@@ -82,31 +76,17 @@ def enrich(state, seed: int) -> None:
         state.tokens[r.randrange(state.n)] += 1
 
 
-def dump(x) -> str:
-    """A canonical JSON text (so 1 and True, or 1 and 1.0, differ)."""
-    return json.dumps(x, sort_keys=True, allow_nan=False)
+
+
+def pick(rnd: random.Random, state) -> tuple[int, dict]:
+    """A random legal move, grouped by tile so that rare choices come often."""
+    return properties.pick(rnd, G, state, lambda a: a["type"] + ":" + str(a.get("tile", "")))
 
 
 def sdump(state) -> str:
     return dump(G.to_json(state))
 
 
-def pick(rnd: random.Random, state) -> tuple[int, dict]:
-    """A random legal move: a random kind of action (keep, pass, each tile, take_token), then
-    one of that kind, so that tiles are bought often whatever the number of passes.
-    One draw from ``rnd`` a move (none when there is no choice)."""
-    (p,) = G.to_act(state)
-    groups: dict[str, list[dict]] = {}
-    for a in G.legal_actions(state, p):
-        groups.setdefault(a["type"] + ":" + str(a.get("tile", "")), []).append(a)
-    keys = sorted(groups)
-    if len(keys) == 1 and len(groups[keys[0]]) == 1:
-        return p, groups[keys[0]][0]
-    u = rnd.randrange(1 << 24) / (1 << 24)
-    i = min(int(u * len(keys)), len(keys) - 1)
-    u = u * len(keys) - i
-    group = groups[keys[i]]
-    return p, group[min(int(u * len(group)), len(group) - 1)]
 
 
 # --- explicit checks, independent of the engine's own --------------------------------------
@@ -559,19 +539,8 @@ def test_views_hide_the_hidden_information(seed, n, mode, rnd, det_seed):
 @examples(25)
 @given(seed=seeds, n=players, mode=adv, rnd=choices)
 def test_apply_action_and_apply_in_place_agree(seed, n, mode, rnd):
-    slow = new(seed, n, mode)
-    fast = new(seed, n, mode)
-    while not G.is_over(slow):
-        assert G.to_act(slow) == G.to_act(fast)
-        p, a = pick(rnd, slow)
-        before = sdump(slow)
-        slow2, ev_slow = G.apply_action(slow, p, a)
-        assert sdump(slow) == before
-        ev_fast = G.apply_in_place(fast, p, a)
-        assert dump(ev_slow) == dump(ev_fast)
-        assert slow2 == fast
-        slow = slow2
-    assert G.is_over(fast) and sdump(fast) == sdump(slow)
+    properties.check_apply_paths_agree(G, new(seed, n, mode), new(seed, n, mode),
+                                       lambda state: pick(rnd, state))
 
 
 # --- 6. the events tell the public story -------------------------------------------------------

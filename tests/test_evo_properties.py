@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import IllegalAction, Seat
@@ -26,6 +25,8 @@ from engine.core import CorruptState
 from engine.evo import EVO, check_invariants
 from engine.evo.data import GENE_KINDS, board_for
 from engine.evo.state import EVOLUTION, OVER, SURVIVAL
+from tests import properties
+from tests.properties import choices, dump, examples, seeds
 
 # --- the box, as printed in the rulebook (not read from the engine) --------------------------
 
@@ -53,20 +54,12 @@ MAX_TURNS = 12
 # generous bound on the number of actions of one game (random games take ~200)
 MAX_ACTIONS = 5000
 
-EXTRA = int(os.environ.get("DARWIN_HYPOTHESIS_EXAMPLES", "0") or 0)
 
 
-def examples(default: int) -> settings:
-    return settings(max_examples=max(default, EXTRA), deadline=None, derandomize=False,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.large_base_example])
 
 
-seeds = st.integers(min_value=0, max_value=2**64 - 1)
 players = st.sampled_from([3, 4, 5])
 variants = st.booleans()
-# the random choices of the players (drawn from hypothesis, so that a failing game shrinks)
-choices = st.randoms(use_true_random=False)
 
 
 def seats(n: int) -> list[Seat]:
@@ -77,38 +70,17 @@ def new(seed: int, n: int, variant: bool):
     return EVO.new_game(seats(n), seed, {"variant": variant})
 
 
-def dump(x) -> str:
-    """A canonical JSON text (so 1 and True, or 1 and 1.0, differ)."""
-    return json.dumps(x, sort_keys=True, allow_nan=False)
+
+
+def pick(rnd: random.Random, state) -> tuple[int, dict]:
+    """A random legal move, grouped by card so that rare choices come often."""
+    return properties.pick(rnd, EVO, state, lambda a: a["type"] + ":" + str(a.get("card", "")))
 
 
 def sdump(state) -> str:
     return dump(EVO.to_json(state))
 
 
-def pick(rnd: random.Random, state) -> tuple[int, dict]:
-    """A random legal move: a random awaited player, a random kind of action, then one of
-    that kind (so that cards are played often, whatever the number of bid amounts).
-
-    One draw from ``rnd`` a move (none when there is no choice): a whole game makes hundreds
-    of choices, and hypothesis' buffer must hold them all."""
-    waiting = EVO.to_act(state)
-    options = []
-    for p in waiting:
-        groups: dict[str, list[dict]] = {}
-        for a in EVO.legal_actions(state, p):
-            groups.setdefault(a["type"] + ":" + str(a.get("card", "")), []).append(a)
-        options.append((p, [groups[k] for k in sorted(groups)]))
-    if len(options) == 1 and len(options[0][1]) == 1 and len(options[0][1][0]) == 1:
-        return options[0][0], options[0][1][0][0]
-    u = rnd.randrange(1 << 24) / (1 << 24)  # an integer draw costs hypothesis less than a float
-    i = min(int(u * len(options)), len(options) - 1)
-    u = u * len(options) - i
-    p, groups = options[i]
-    j = min(int(u * len(groups)), len(groups) - 1)
-    u = u * len(groups) - j
-    group = groups[j]
-    return p, group[min(int(u * len(group)), len(group) - 1)]
 
 
 # --- explicit checks, independent of the engine's own --------------------------------------
@@ -578,19 +550,8 @@ def test_views_hide_hidden_information(seed, n, variant, rnd, det_seed):
 @examples(25)
 @given(seed=seeds, n=players, variant=variants, rnd=choices)
 def test_apply_action_and_apply_in_place_agree(seed, n, variant, rnd):
-    slow = new(seed, n, variant)
-    fast = new(seed, n, variant)
-    while not EVO.is_over(slow):
-        assert EVO.to_act(slow) == EVO.to_act(fast)
-        p, a = pick(rnd, slow)
-        before = sdump(slow)
-        slow2, ev_slow = EVO.apply_action(slow, p, a)
-        assert sdump(slow) == before
-        ev_fast = EVO.apply_in_place(fast, p, a)
-        assert dump(ev_slow) == dump(ev_fast)
-        assert sdump(slow2) == sdump(fast)
-        slow = slow2
-    assert EVO.is_over(fast)
+    properties.check_apply_paths_agree(EVO, new(seed, n, variant), new(seed, n, variant),
+                                       lambda state: pick(rnd, state))
 
 
 # --- a plain statistical run -----------------------------------------------------------------
