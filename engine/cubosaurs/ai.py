@@ -48,9 +48,11 @@ import math
 import zlib
 from bisect import insort
 
+from engine.ai import choose_with, make_policy
 from engine.core import IllegalAction, Rng
 from engine.cubosaurs import rules as R
 from engine.cubosaurs.data import CARDS, EGG_SPECIES, SPECIES, TILES, TYPES, card, rules_data, tile
+from engine.cubosaurs.scoring import raptor_points
 from engine.cubosaurs.view import determinize, view
 
 __all__ = [
@@ -194,17 +196,6 @@ class Col:
     def sp(self, e: int) -> int:
         """Cards counting for the egg of species ``e``."""
         return self.c[e] if e < RAPTOR_SP else self.c[GREY_T] + self.c[BLACK_T]
-
-
-def raptor_points(g: list[int], b: list[int]) -> int:
-    """As ``scoring.raptor_points`` (``g`` and ``b`` sorted): pairs score both values, the
-    smallest extras lose theirs."""
-    ng, nb = len(g), len(b)
-    if ng == nb:
-        return sum(g) + sum(b)
-    if ng > nb:
-        return sum(g) + sum(b) - 2 * sum(g[: ng - nb])
-    return sum(g) + sum(b) - 2 * sum(b[: nb - ng])
 
 
 def egg_points(col: Col, ob: list[int]) -> int:
@@ -1012,18 +1003,13 @@ class StrongPolicy(Policy):
 
 # --- entry points ---------------------------------------------------------------------------------
 
+POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy}
+
+
 def policy_for(level: str) -> Policy:
     """The policy for an AI level: "random", "fast" or "strong"."""
-    if level == "random":
-        return RandomPolicy()
-    if level == "fast":
-        return FastPolicy()
-    if level == "strong":
-        return StrongPolicy()
-    raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}")
+    return make_policy(level, POLICIES)
 
-
-_POLICIES: dict[str, Policy] = {}  # policies keep no state between decisions: share them
 
 _SEED_KEYS = ("round", "turn", "direction", "current", "deck", "aside", "hand", "hand_from",
               "advanced", "interactive", "reserve", "offer", "pile", "bought", "debts",
@@ -1045,13 +1031,5 @@ def decision_seed(state, player: int) -> int:
 
 
 def choose_action(rules, state, player: int, level: str = "fast") -> dict:
-    """The action an AI of ``level`` takes for ``player`` now: builds the player's view and
-    the decision seed, asks the policy, and returns one of the legal actions."""
-    legal = rules.legal_actions(state, player)
-    if not legal:
-        raise IllegalAction("not_your_turn", player=player, waiting=rules.to_act(state))
-    policy = _POLICIES.get(level)
-    if policy is None:
-        policy = _POLICIES[level] = policy_for(level)
-    v = rules.view(state, player)
-    return policy.choose(v, legal, view_seed(v))
+    """The action an AI of ``level`` takes for ``player`` now (it sees only its own view)."""
+    return choose_with(rules, state, player, level, POLICIES, lambda _s, _p, v: view_seed(v))

@@ -45,6 +45,7 @@ from __future__ import annotations
 import zlib
 from functools import cache
 
+from engine.ai import choose_with, make_policy
 from engine.core import IllegalAction, Rng
 from engine.evo import cards as C
 from engine.evo import rules as R
@@ -1376,18 +1377,12 @@ def _step(s, p: int, act: dict) -> list[dict] | None:
 
 # --- entry points ---------------------------------------------------------------------------------
 
+POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy}
+
+
 def policy_for(level: str) -> Policy:
     """The policy for an AI level: "random", "fast" or "strong"."""
-    if level == "random":
-        return RandomPolicy()
-    if level == "fast":
-        return FastPolicy()
-    if level == "strong":
-        return StrongPolicy()
-    raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}")
-
-
-_POLICIES: dict[str, Policy] = {}  # policies keep no state between decisions: share them
+    return make_policy(level, POLICIES)
 
 
 def decision_seed(state, player: int) -> int:
@@ -1405,12 +1400,5 @@ def decision_seed(state, player: int) -> int:
 
 
 def choose_action(rules, state, player: int, level: str = "fast") -> dict:
-    """The action an AI of ``level`` takes for ``player`` now: builds the player's view and
-    the decision seed, asks the policy, and returns one of the legal actions."""
-    legal = rules.legal_actions(state, player)
-    if not legal:
-        raise IllegalAction("not_your_turn", player=player, waiting=rules.to_act(state))
-    policy = _POLICIES.get(level)
-    if policy is None:
-        policy = _POLICIES[level] = policy_for(level)
-    return policy.choose(rules.view(state, player), legal, decision_seed(state, player))
+    """The action an AI of ``level`` takes for ``player`` now (it sees only its own view)."""
+    return choose_with(rules, state, player, level, POLICIES, lambda s, p, _view: decision_seed(s, p))
