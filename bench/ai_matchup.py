@@ -164,6 +164,37 @@ def summarize(name: str, hero: str, results: list[dict]) -> dict:
             "by_n": {n: sum(v) / len(v) for n, v in sorted(by_n.items())}}
 
 
+def run_jobs(all_jobs: list, play, workers: int) -> tuple[dict[str, list[dict]], dict, float]:
+    """Play every (matchup key, job), the slow games first so that workers finish together;
+    returns the results per key, the decision times per level and the wall time."""
+    t_start = time.perf_counter()
+    all_jobs = sorted(all_jobs, key=lambda kj: 0 if "strong" in kj[1][0] else 1)
+    if workers > 1:
+        with Pool(workers) as pool:
+            results = pool.map(play, [j for _, j in all_jobs], chunksize=1)
+    else:
+        results = [play(j) for _, j in all_jobs]
+    times = {"spent": {}, "count": {}, "worst": {}}
+    per_key: dict[str, list[dict]] = {}
+    for (key, _), res in zip(all_jobs, results, strict=True):
+        per_key.setdefault(key, []).append(res)
+        for lv, t in res["spent"].items():
+            times["spent"][lv] = times["spent"].get(lv, 0.0) + t
+            times["count"][lv] = times["count"].get(lv, 0) + res["count"][lv]
+            times["worst"][lv] = max(times["worst"].get(lv, 0.0), res["worst"][lv])
+    return per_key, times, time.perf_counter() - t_start
+
+
+def print_times(times: dict, wall: float) -> None:
+    spent, count, worst = times["spent"], times["count"], times["worst"]
+    print("time per decision:")
+    for lv in ("random", "fast", "strong"):
+        if count.get(lv):
+            print(f"  {lv:<7} mean {1000 * spent[lv] / count[lv]:8.3f} ms   max "
+                  f"{1000 * worst[lv]:7.1f} ms   ({count[lv]} decisions)")
+    print(f"total wall time: {wall:.1f} s")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per matchup")
@@ -178,30 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.game == "cubosaurs":
         return main_cubosaurs(args)
 
-    t_start = time.perf_counter()
     all_jobs = []
     for key in args.only:
         hero, other = MATCHUPS[key]
         all_jobs += [(key, j) for j in jobs_for(hero, other, args.games, args.seed, args.variant)]
-    # the slow games first, so that the workers finish together
-    all_jobs.sort(key=lambda kj: 0 if "strong" in kj[1][0] else 1)
-    if args.workers > 1:
-        with Pool(args.workers) as pool:
-            results = pool.map(play_game, [j for _, j in all_jobs], chunksize=1)
-    else:
-        results = [play_game(j) for _, j in all_jobs]
-    wall = time.perf_counter() - t_start
-
-    spent: dict[str, float] = {}
-    count: dict[str, int] = {}
-    worst: dict[str, float] = {}
-    per_key: dict[str, list[dict]] = {}
-    for (key, _), res in zip(all_jobs, results, strict=True):
-        per_key.setdefault(key, []).append(res)
-        for lv, t in res["spent"].items():
-            spent[lv] = spent.get(lv, 0.0) + t
-            count[lv] = count.get(lv, 0) + res["count"][lv]
-            worst[lv] = max(worst.get(lv, 0.0), res["worst"][lv])
+    per_key, times, wall = run_jobs(all_jobs, play_game, args.workers)
 
     print(f"EVO AI matchups: {args.games} games each, seeds {args.seed}.., "
           f"{'variant' if args.variant else 'standard'} auction, {args.workers} workers")
@@ -214,40 +226,17 @@ def main(argv: list[str] | None = None) -> int:
         label = f"({key}) 1 {hero} vs {other}"
         print(f"{label:<28}{sm['games']:>6}{sm['win']:>8.3f}{sm['fair']:>7.3f}"
               f"{sm['margin']:>+8.2f}{sm['hero_score']:>7.1f}{sm['other_score']:>8.1f}   {by_n}")
-    print("time per decision:")
-    for lv in ("random", "fast", "strong"):
-        if count.get(lv):
-            print(f"  {lv:<7} mean {1000 * spent[lv] / count[lv]:8.3f} ms   max "
-                  f"{1000 * worst[lv]:7.1f} ms   ({count[lv]} decisions)")
-    print(f"total wall time: {wall:.1f} s")
+    print_times(times, wall)
     return 0
 
 
 def main_cubosaurs(args) -> int:
-    t_start = time.perf_counter()
     all_jobs = []
     for key in args.only:
         hero, other = MATCHUPS[key]
         all_jobs += [(key, j) for j in cubo_jobs_for(hero, other, args.games, args.seed,
                                                      args.advanced)]
-    all_jobs.sort(key=lambda kj: 0 if "strong" in kj[1][0] else 1)
-    if args.workers > 1:
-        with Pool(args.workers) as pool:
-            results = pool.map(play_cubo_game, [j for _, j in all_jobs], chunksize=1)
-    else:
-        results = [play_cubo_game(j) for _, j in all_jobs]
-    wall = time.perf_counter() - t_start
-
-    spent: dict[str, float] = {}
-    count: dict[str, int] = {}
-    worst: dict[str, float] = {}
-    per_key: dict[str, list[dict]] = {}
-    for (key, _), res in zip(all_jobs, results, strict=True):
-        per_key.setdefault(key, []).append(res)
-        for lv, t in res["spent"].items():
-            spent[lv] = spent.get(lv, 0.0) + t
-            count[lv] = count.get(lv, 0) + res["count"][lv]
-            worst[lv] = max(worst.get(lv, 0.0), res["worst"][lv])
+    per_key, times, wall = run_jobs(all_jobs, play_cubo_game, args.workers)
 
     print(f"Cubosaurs AI matchups: {args.games} games each, seeds {args.seed}.., "
           f"advanced rules: {args.advanced}, {args.workers} workers")
@@ -266,12 +255,7 @@ def main_cubosaurs(args) -> int:
         print(f"{label:<28}{sm['games']:>6}{sm['win']:>8.3f}{sm['fair']:>7.3f}"
               f"{sm['margin']:>+8.2f}{sm['hero_score']:>7.1f}{sm['other_score']:>8.1f}   "
               f"{by_n:<26}{' / '.join(by_rules)}")
-    print("time per decision:")
-    for lv in ("random", "fast", "strong"):
-        if count.get(lv):
-            print(f"  {lv:<7} mean {1000 * spent[lv] / count[lv]:8.3f} ms   max "
-                  f"{1000 * worst[lv]:7.1f} ms   ({count[lv]} decisions)")
-    print(f"total wall time: {wall:.1f} s")
+    print_times(times, wall)
     return 0
 
 

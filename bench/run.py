@@ -22,8 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Seat  # noqa: E402
 from engine.evo import EVO  # noqa: E402
 
-SEATS = {n: [Seat(f"s{i}", f"P{i}") for i in range(n)] for n in (3, 4, 5)}
-CUBO_SEATS = {n: [Seat(f"s{i}", f"P{i}") for i in range(n)] for n in (2, 3, 4, 5)}
+SEATS = {n: [Seat(f"s{i}", f"P{i}") for i in range(n)] for n in (2, 3, 4, 5)}
 
 
 def median_ms(fn, repeats: int) -> float:
@@ -35,59 +34,47 @@ def median_ms(fn, repeats: int) -> float:
     return statistics.median(times)
 
 
-def random_game(seed: int, players: int = 4) -> int:
-    """A full game with uniformly random players; returns the number of actions."""
-    state = EVO.new_game(SEATS[players], seed)
+def play(rules, seed: int, players: int = 4, options: dict | None = None, level: str = "",
+         until=None):
+    """A game from ``seed`` played in place by uniformly random players (or AI seats of
+    ``level``), to the end or until ``until(state)``; returns the state and the action count."""
+    state = rules.new_game(SEATS[players], seed, options or {})
     rnd = random.Random(seed)
     count = 0
-    while not EVO.is_over(state):
-        p = EVO.to_act(state)[0]
-        EVO.apply_in_place(state, p, rnd.choice(EVO.legal_actions(state, p)))
+    while not rules.is_over(state) and not (until and until(state)):
+        p = rules.to_act(state)[0]
+        action = (rules.ai_action(state, p, level) if level
+                  else rnd.choice(rules.legal_actions(state, p)))
+        rules.apply_in_place(state, p, action)
         count += 1
-    return count
+    return state, count
 
 
-def ai_game(seed: int, players: int = 4) -> None:
-    from engine.evo.ai import choose_action
-
-    state = EVO.new_game(SEATS[players], seed)
-    while not EVO.is_over(state):
-        p = EVO.to_act(state)[0]
-        EVO.apply_in_place(state, p, choose_action(EVO, state, p, "fast"))
-
-
-def mid_game(seed: int = 3, players: int = 4, actions: int = 120):
-    """A state part-way through a random game, and the legal actions seen on the way."""
-    state = EVO.new_game(SEATS[players], seed)
-    rnd = random.Random(seed)
-    for _ in range(actions):
-        if EVO.is_over(state):
-            break
-        p = EVO.to_act(state)[0]
-        EVO.apply_in_place(state, p, rnd.choice(EVO.legal_actions(state, p)))
-    return state
+def apply_us(rules, options: dict | None = None, games: int = 20) -> float:
+    """Median time of one action through the public API (copy + check + apply), over the
+    positions of random 4-player games."""
+    samples = []
+    for seed in range(games):
+        state = rules.new_game(SEATS[4], seed, options or {})
+        rnd = random.Random(seed)
+        while not rules.is_over(state):
+            p = rules.to_act(state)[0]
+            action = rnd.choice(rules.legal_actions(state, p))
+            t0 = time.perf_counter()
+            state, _ = rules.apply_action(state, p, action)
+            samples.append((time.perf_counter() - t0) * 1e6)
+    return statistics.median(samples)
 
 
 def bench_engine(out) -> None:
     seeds = iter(range(10_000))
-    out("evo.game.random_ms", median_ms(lambda: random_game(next(seeds)), 41), "ms")
+    out("evo.game.random_ms", median_ms(lambda: play(EVO, next(seeds)), 41), "ms")
     seeds = iter(range(10_000))
-    out("evo.game.ai_ms", median_ms(lambda: ai_game(next(seeds)), 11), "ms")
+    out("evo.game.ai_ms", median_ms(lambda: play(EVO, next(seeds), level="fast"), 11), "ms")
+    out("evo.apply_us", apply_us(EVO, games=30), "us")
 
-    # one action through the public API (copy + check + apply), over many positions
-    samples = []
-    for seed in range(30):
-        state = EVO.new_game(SEATS[4], seed)
-        rnd = random.Random(seed)
-        while not EVO.is_over(state):
-            p = EVO.to_act(state)[0]
-            action = rnd.choice(EVO.legal_actions(state, p))
-            t0 = time.perf_counter()
-            state, _ = EVO.apply_action(state, p, action)
-            samples.append((time.perf_counter() - t0) * 1e6)
-    out("evo.apply_us", statistics.median(samples), "us")
-
-    state = mid_game()
+    steps = iter(range(121))
+    state, _ = play(EVO, 3, until=lambda _s: next(steps) == 120)  # part-way through a game
     data = EVO.to_json(state)
 
     def save_load():
@@ -97,49 +84,19 @@ def bench_engine(out) -> None:
     out("evo.state_json_bytes", len(json.dumps(data)), "bytes")
 
 
-def cubosaurs_game(seed: int, players: int = 4, advanced: bool = False) -> int:
-    """A full Cubosaurs game with uniformly random players; returns the number of actions."""
-    from engine.cubosaurs import CUBOSAURS as CUBO
-
-    state = CUBO.new_game(CUBO_SEATS[players], seed, {"advanced": advanced})
-    rnd = random.Random(seed)
-    count = 0
-    while not CUBO.is_over(state):
-        p = CUBO.to_act(state)[0]
-        CUBO.apply_in_place(state, p, rnd.choice(CUBO.legal_actions(state, p)))
-        count += 1
-    return count
-
-
 def bench_cubosaurs(out) -> None:
     from engine.cubosaurs import CUBOSAURS as CUBO
 
+    advanced = {"advanced": True}
     seeds = iter(range(10_000))
-    out("cubosaurs.game.random_ms", median_ms(lambda: cubosaurs_game(next(seeds)), 41), "ms")
+    out("cubosaurs.game.random_ms", median_ms(lambda: play(CUBO, next(seeds)), 41), "ms")
     seeds = iter(range(10_000))
     out("cubosaurs.game.random_advanced_ms",
-        median_ms(lambda: cubosaurs_game(next(seeds), advanced=True), 41), "ms")
+        median_ms(lambda: play(CUBO, next(seeds), options=advanced), 41), "ms")
     seeds = iter(range(10_000))
-
-    def ai_game() -> None:
-        seed = next(seeds)
-        state = CUBO.new_game(CUBO_SEATS[4], seed, {"advanced": True})
-        while not CUBO.is_over(state):
-            p = CUBO.to_act(state)[0]
-            CUBO.apply_in_place(state, p, CUBO.ai_action(state, p, "fast"))
-
-    out("cubosaurs.game.ai_fast_ms", median_ms(ai_game, 11), "ms")
-    samples = []
-    for seed in range(20):
-        state = CUBO.new_game(CUBO_SEATS[4], seed, {"advanced": True})
-        rnd = random.Random(seed)
-        while not CUBO.is_over(state):
-            p = CUBO.to_act(state)[0]
-            action = rnd.choice(CUBO.legal_actions(state, p))
-            t0 = time.perf_counter()
-            state, _ = CUBO.apply_action(state, p, action)
-            samples.append((time.perf_counter() - t0) * 1e6)
-    out("cubosaurs.apply_us", statistics.median(samples), "us")
+    out("cubosaurs.game.ai_fast_ms",
+        median_ms(lambda: play(CUBO, next(seeds), options=advanced, level="fast"), 11), "ms")
+    out("cubosaurs.apply_us", apply_us(CUBO, advanced), "us")
 
 
 def bench_render(out) -> None:
@@ -152,15 +109,10 @@ def bench_render(out) -> None:
     from engine.cubosaurs import CUBOSAURS as CUBO
     from images.cubosaurs import bench_render as run_cubo
 
-    # a 4-player advanced game part-way through its second round
-    state = CUBO.new_game(CUBO_SEATS[4], 1, {"advanced": True})
-    rnd = random.Random(1)
-    while not CUBO.is_over(state) and CUBO.view(state, None)["round"] < 2:
-        p = CUBO.to_act(state)[0]
-        CUBO.apply_in_place(state, p, rnd.choice(CUBO.legal_actions(state, p)))
-    for _ in range(25):
-        p = CUBO.to_act(state)[0]
-        CUBO.apply_in_place(state, p, rnd.choice(CUBO.legal_actions(state, p)))
+    # a 4-player advanced game 25 actions into its second round
+    later = iter(range(26))
+    state, _ = play(CUBO, 1, options={"advanced": True},
+                    until=lambda s: s.round == 2 and next(later) == 25)
     figures = run_cubo(CUBO.view(state, None), 21)
     out("render.cubosaurs.ms", figures["render_ms"], "ms")
     out("render.cubosaurs.encode_ms", figures["encode_ms"], "ms")
