@@ -12,8 +12,8 @@ import logging
 
 import discord
 
-from cogs.common import USER_MENTIONS, encode_action, lang_of, render_file
-from host import LiveGame, Outcome
+from cogs.common import USER_MENTIONS, encode_action, lang_of, refusal, render_file, send_ephemeral
+from host import HostError, LiveGame, Outcome
 from messages import describe, t
 
 log = logging.getLogger("darwin.table")
@@ -22,11 +22,15 @@ MAX_CONTENT = 1900
 MAX_SELECT = 25
 
 
-def game_cog(interaction: discord.Interaction):
-    """The command group of the game in the pressed message's channel (EVO if none: its
-    press then answers that the game is over)."""
+async def game_cog(interaction: discord.Interaction, game_id: int):
+    """The command group of the pressed message's game, or None when that game is no longer
+    played in this channel (the presser is told so)."""
     game = interaction.client.host.game_in(interaction.channel_id)
-    return interaction.client.game_cog(game.kind if game is not None else "evo")
+    if game is None or game.id != game_id:
+        await send_ephemeral(interaction, refusal(HostError("stale_game"),
+                                                  lang_of(interaction.client)))
+        return None
+    return interaction.client.game_cog(game.kind)
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -50,7 +54,8 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button],
                    item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await game_cog(interaction).press(interaction, self.game_id, self.action)
+        if cog := await game_cog(interaction, self.game_id):
+            await cog.press(interaction, self.game_id, self.action)
 
 
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
@@ -78,7 +83,8 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
         from cogs.common import decode_action
 
         action = decode_action(self.item.values[0])
-        await game_cog(interaction).press(interaction, self.game_id, action, seat=self.seat)
+        if cog := await game_cog(interaction, self.game_id):
+            await cog.press(interaction, self.game_id, action, seat=self.seat)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dw:h:(?P<game>\d+)"):
@@ -95,7 +101,8 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dw:h:(?P<
         return cls(int(match["game"]), lang_of(interaction.client))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await game_cog(interaction).show_hand(interaction, self.game_id)
+        if cog := await game_cog(interaction, self.game_id):
+            await cog.show_hand(interaction, self.game_id)
 
 
 def table_view(bot, game: LiveGame, lang: str) -> discord.ui.View | None:

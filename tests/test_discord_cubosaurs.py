@@ -199,6 +199,11 @@ async def test_refusals_are_specific_and_change_nothing(simcord_env, monkeypatch
                                                f"dw:s:{game.id}:{seat}:pass")]
     assert r.ephemeral and sorted(offered) == sorted(legal)
     assert game.seq == seq
+    # once the game is cancelled, its old buttons say so
+    table = channel.last_message
+    await users[0].slash(channel, "cubosaurs cancel")
+    r = await mover.click(table, label=t("cubosaurs.bot.btn_keep"))
+    assert r.ephemeral and t("bot.error.stale_game") in reply_text(r)
 
 
 async def test_pass_autocomplete_offers_only_legal_additions(simcord_env):
