@@ -27,6 +27,7 @@ the message catalogue turns into sentences.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -119,6 +120,19 @@ def shuffle(state: Any, items: list) -> None:
     r = Rng(state.rng)
     r.shuffle(items)
     state.rng = r.state
+
+
+def rank_rows(rows: list[dict], key: Callable[[dict], tuple]) -> list[dict]:
+    """Sort standings best first by ``key(row)`` (larger is better; then by ``row["player"]``)
+    and give each row its ``rank``: rows with equal keys share one."""
+    rows.sort(key=lambda r: (tuple(-k for k in key(r)), r["player"]))
+    rank, prev = 0, None
+    for i, row in enumerate(rows):
+        k = key(row)
+        if k != prev:
+            rank, prev = i + 1, k
+        row["rank"] = rank
+    return rows
 
 
 def json_copy(value: Any) -> Any:

@@ -10,7 +10,7 @@ setup) until some player must decide again.
 
 from __future__ import annotations
 
-from engine.core import IllegalAction, Seat, below, shuffle
+from engine.core import IllegalAction, Seat, below, rank_rows, shuffle
 from engine.cubosaurs.data import CARDS, TILES, card, rules_data, tile, tiles_in_play
 from engine.cubosaurs.scoring import breakdown
 from engine.cubosaurs.state import CuboState
@@ -576,15 +576,7 @@ def token_points(s: CuboState, p: int) -> int:
 
 
 def _rank(rows: list[dict]) -> list[dict]:
-    rows.sort(key=lambda x: (-x["score"], -x["last"], x["player"]))
-    rank = 0
-    prev = None
-    for i, row in enumerate(rows):
-        key = (row["score"], row["last"])
-        if key != prev:
-            rank = i + 1
-            prev = key
-        row["rank"] = rank
+    rank_rows(rows, lambda r: (r["score"], r["last"]))
     return [{"player": r["player"], "rank": r["rank"], "score": r["score"], "last": r["last"]}
             for r in rows]
 

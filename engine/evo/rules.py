@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from engine.core import IllegalAction, Seat, below, roll, shuffle
+from engine.core import IllegalAction, Seat, below, rank_rows, roll, shuffle
 from engine.evo import cards
 from engine.evo.data import BAG_KINDS, GENE_KINDS, board_for, rules_data
 from engine.evo.state import (
@@ -842,16 +842,7 @@ def ranking(state: EvoState) -> list[dict]:
     """Final standings: most mutation points, then most dinos on the board; ties share a rank."""
     rows = [{"player": p, "score": state.mp[p], "dinos": on_board(state, p)}
             for p in range(state.n)]
-    rows.sort(key=lambda x: (-x["score"], -x["dinos"], x["player"]))
-    rank = 0
-    prev = None
-    for i, row in enumerate(rows):
-        key = (row["score"], row["dinos"])
-        if key != prev:
-            rank = i + 1
-            prev = key
-        row["rank"] = rank
-    return rows
+    return rank_rows(rows, lambda r: (r["score"], r["dinos"]))
 
 
 _STAGES = {
