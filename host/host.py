@@ -26,6 +26,10 @@ log = logging.getLogger("darwin.host")
 
 RECENT_EVENTS = 40
 
+# When the bot passes for a human in a card window: "playable" = when nothing in their hand
+# is playable there, "always" = every time, "off" = never (they are always asked).
+AUTOPASS_MODES = ("playable", "always", "off")
+
 
 class HostError(Exception):
     """A refusal by the host (not the rules): ``code`` + ``params`` for the catalogue."""
@@ -88,6 +92,19 @@ class LiveGame:
             return []
         return self.rules.to_act(self.state)
 
+    @property
+    def deadline(self) -> float | None:
+        """When the turn timer of the current position runs out (epoch seconds), if armed."""
+        d = self.lobby.get("deadline")
+        if self.status == "active" and isinstance(d, dict) and d.get("seq") == self.seq:
+            return float(d["at"])
+        return None
+
+    def autopass(self, seat: int) -> str:
+        """A seat's auto-pass setting for card windows (see :data:`AUTOPASS_MODES`)."""
+        mode = self.seats[seat].get("autopass", "playable")
+        return mode if mode in AUTOPASS_MODES else "playable"
+
 
 @dataclass
 class Outcome:
@@ -123,10 +140,11 @@ class _NullListener:
 class GameHost:
     def __init__(self, store, *, clock: Clock | None = None, ai_delay: float = 1.5,
                  default_timer: float = 0, ai_level: str = "fast",
-                 listener: Listener | None = None) -> None:
+                 listener: Listener | None = None, window_delay: float = 2.0) -> None:
         self.store = store
         self.clock = clock or RealClock()
         self.ai_delay = ai_delay
+        self.window_delay = window_delay
         self.default_timer = default_timer
         self.ai_level = ai_level
         self.listener: Listener = listener or _NullListener()
@@ -207,13 +225,22 @@ class GameHost:
 
     def _lobby(self, channel_id) -> LiveGame:
         game = self._game(channel_id)
-        if game.status != "lobby":
-            raise HostError("already_started")
+        self._still_lobby(game)
         return game
+
+    def _still_lobby(self, game: LiveGame) -> None:
+        """Checked again once the game's lock is held: a Start, Cancel or Join pressed at the
+        same moment may have changed the game while this one waited for the lock."""
+        if game.status == "lobby" and self.games.get(game.channel_id) is game:
+            return
+        if game.status == "active":
+            raise HostError("already_started")
+        raise HostError("lobby_closed")
 
     async def join(self, channel_id, user_id, name: str) -> LiveGame:
         game = self._lobby(channel_id)
         async with game.lock:
+            self._still_lobby(game)
             if game.seat_of(user_id) is not None:
                 raise HostError("already_joined")
             if len(game.seats) >= game.lobby["max"]:
@@ -225,6 +252,7 @@ class GameHost:
     async def add_ai(self, channel_id, by_user, level: str | None = None) -> LiveGame:
         game = self._lobby(channel_id)
         async with game.lock:
+            self._still_lobby(game)
             if game.seat_of(by_user) is None:
                 raise HostError("not_in_lobby")
             if len(game.seats) >= game.lobby["max"]:
@@ -240,6 +268,7 @@ class GameHost:
     async def leave_lobby(self, channel_id, user_id) -> LiveGame:
         game = self._lobby(channel_id)
         async with game.lock:
+            self._still_lobby(game)
             seat = game.seat_of(user_id)
             if seat is None:
                 raise HostError("not_in_lobby")
@@ -257,6 +286,7 @@ class GameHost:
         game = self._lobby(channel_id)
         self._can_manage(game, by_user, can_manage)
         async with game.lock:
+            self._still_lobby(game)
             if not 0 <= seat < len(game.seats):
                 raise HostError("no_such_seat", seat=seat + 1)
             if game.seats[seat]["id"] == game.lobby["creator"]:
@@ -269,6 +299,8 @@ class GameHost:
         game = self._game(channel_id)
         self._can_manage(game, by_user, can_manage)
         async with game.lock:
+            if game.status not in ("lobby", "active") or self.games.get(game.channel_id) is not game:
+                raise HostError("lobby_closed")
             self._cancel_timers(game)
             await self.store.cancel_game(game.id, self.clock.now())
             game.status = "cancelled"
@@ -281,6 +313,7 @@ class GameHost:
         self._can_manage(game, by_user, can_manage)
         rules = game.rules
         async with game.lock:
+            self._still_lobby(game)
             n = len(game.seats)
             if n < rules.min_players:
                 raise HostError("not_enough_players", min=rules.min_players, count=n)
@@ -295,6 +328,7 @@ class GameHost:
             state, events = rules.new_game_with_events(seats, seed, game.options, observer)
             game.lobby["seed"] = seed
             self._remember(game, events)
+            self._set_deadline(game.lobby, game.seats, rules, state, 0)
             await self.store.start_game(game.id, rules.to_json(state), self.clock.now(),
                                         lobby=game.lobby)
             game.state = state
@@ -306,7 +340,8 @@ class GameHost:
 
     # --- play -------------------------------------------------------------------------------
 
-    async def act(self, channel_id, user_id, action: dict, *, game_id: int | None = None) -> Outcome:
+    async def act(self, channel_id, user_id, action: dict, *, game_id: int | None = None,
+                  expected_seq: int | None = None) -> Outcome:
         """Apply a player's action. Raises HostError or IllegalAction; nothing changes then."""
         game = self._game(channel_id)
         if game_id is not None and game.id != game_id:
@@ -318,7 +353,7 @@ class GameHost:
             raise HostError("not_a_player")
         if game.seats[seat].get("ai"):
             raise HostError("seat_is_ai")
-        return await self._commit(game, seat, action)
+        return await self._commit(game, seat, action, expected_seq=expected_seq)
 
     async def leave_game(self, channel_id, user_id) -> LiveGame:
         """A player leaves a running game: an AI takes over the seat."""
@@ -360,6 +395,8 @@ class GameHost:
                            for r in rules.returns(new_state)]
             lobby = dict(game.lobby)
             lobby["log"] = (game.lobby.get("log", []) + events)[-RECENT_EVENTS:]
+            if not finished:
+                self._set_deadline(lobby, game.seats, rules, new_state, game.seq + 1)
             actor = game.seats[seat]["id"]
             try:
                 new_seq = await self.store.record_action(
@@ -411,8 +448,22 @@ class GameHost:
             handle.cancel()
         game.timers.clear()
 
+    def _set_deadline(self, lobby: dict, seats: list[dict], rules, state, seq: int) -> None:
+        """Store in ``lobby`` (written with the action) when the turn timer of position ``seq``
+        runs out, so that a restart keeps the absolute deadline."""
+        timer = float(lobby.get("timer") or 0)
+        awaiting = [] if rules.is_over(state) else rules.to_act(state)
+        if timer > 0 and awaiting and not any(seats[p].get("ai") for p in awaiting):
+            lobby["deadline"] = {"seq": seq, "at": self.clock.now() + timer}
+        else:
+            lobby.pop("deadline", None)
+
     def _schedule(self, game: LiveGame) -> None:
-        """Arm the AI move and the turn timer for whoever is awaited now."""
+        """Arm the AI move, the auto-passes and the turn timer for whoever is awaited now.
+
+        Every delay here depends only on public facts (who is awaited, seat settings, the
+        clock), never on anyone's hidden cards, except that the "playable" auto-pass acts only
+        when the seat's own hand has nothing to play (the player's own choice)."""
         if self._closed:
             return
         self._cancel_timers(game)
@@ -425,10 +476,53 @@ class GameHost:
             game.timers.append(self.clock.call_later(
                 self.ai_delay, lambda: self._spawn(self._ai_step(game, ai_seats[0], seq, False))))
             return
+        for seat in awaiting:
+            if self._auto_passes(game, seat):
+                game.timers.append(self.clock.call_later(
+                    self.window_delay, lambda p=seat: self._spawn(self._auto_pass(game, p, seq))))
         timer = float(game.lobby.get("timer") or 0)
         if timer > 0:
+            at = game.deadline
+            delay = timer if at is None else max(0.0, at - self.clock.now())
             game.timers.append(self.clock.call_later(
-                timer, lambda: self._spawn(self._timeout(game, seq))))
+                delay, lambda: self._spawn(self._timeout(game, seq))))
+
+    def _auto_passes(self, game: LiveGame, seat: int) -> bool:
+        card_window = getattr(game.rules, "card_window", None)
+        if card_window is None or not card_window(game.state, seat):
+            return False
+        mode = game.autopass(seat)
+        if mode == "always":
+            return True
+        legal = game.rules.legal_actions(game.state, seat)
+        return mode == "playable" and all(a["type"] == "pass" for a in legal)
+
+    async def _auto_pass(self, game: LiveGame, seat: int, seq: int) -> None:
+        """Pass for a human in a card window, as they asked; worded like their own pass."""
+        if game.status != "active" or game.seq != seq or not self._auto_passes(game, seat):
+            return
+        try:
+            await self._commit(game, seat, {"type": "pass"}, expected_seq=seq)
+        except (HostError, IllegalAction):
+            return  # they (or a timer) acted first: that action scheduled the new position
+
+    async def set_autopass(self, channel_id, user_id, mode: str) -> LiveGame:
+        """A player's auto-pass setting for card windows in this game."""
+        if mode not in AUTOPASS_MODES:
+            raise HostError("bad_autopass", modes=", ".join(AUTOPASS_MODES))
+        game = self._game(channel_id)
+        async with game.lock:
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise HostError("not_a_player")
+            lobby = dict(game.lobby)
+            lobby["seats"] = [dict(s) for s in game.seats]
+            lobby["seats"][seat]["autopass"] = mode
+            await self.store.update_lobby(game.id, lobby, self.clock.now())
+            game.lobby = lobby
+        if game.status == "active":
+            self._schedule(game)
+        return game
 
     def _spawn(self, coro) -> None:
         task = asyncio.get_running_loop().create_task(coro)

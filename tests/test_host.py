@@ -255,3 +255,66 @@ async def test_cancel_frees_the_channel(store):
     await host.cancel("c1", "u1", can_manage=False)
     assert host.game_in("c1") is None
     await host.open_lobby("g", "c1", "evo", "u2", "Bob")
+
+
+async def test_lobby_presses_at_the_same_moment_are_each_answered(store):
+    host, _ = make_host(store)
+    await host.open_lobby("g", "c1", "evo", "u1", "Ann")
+    await host.join("c1", "u2", "Bob")
+    await host.join("c1", "u3", "Cy")
+    # Start and Join together: the join waits for the start and is refused, not seated
+    start, join = await asyncio.gather(host.start_game("c1", "u1", False, seed=5),
+                                       host.join("c1", "u4", "Dee"), return_exceptions=True)
+    game = host.game_in("c1")
+    assert game.status == "active" and len(game.seats) == 3 and game.state.n == 3
+    assert isinstance(join, HostError) and join.code == "already_started"
+    stored = await store.get_game(game.id)
+    assert len(stored.decoded().lobby["seats"]) == 3
+    await host.cancel("c1", "u1", can_manage=False)
+    # two Starts: one starts, the other is told so
+    await host.open_lobby("g", "c1", "evo", "u1", "Ann")
+    await host.add_ai("c1", "u1")
+    await host.add_ai("c1", "u1")
+    results = await asyncio.gather(host.start_game("c1", "u1", False, seed=1),
+                                   host.start_game("c1", "u1", False, seed=2),
+                                   return_exceptions=True)
+    assert [type(r).__name__ for r in results] == ["Outcome", "HostError"]
+    assert results[1].code == "already_started" and host.game_in("c1").lobby["seed"] == 1
+    await host.cancel("c1", "u1", can_manage=False)
+    # Cancel and Start together: the start is refused with a reason, nothing is left behind
+    await host.open_lobby("g", "c1", "evo", "u1", "Ann")
+    await host.add_ai("c1", "u1")
+    await host.add_ai("c1", "u1")
+    lobby_id = host.game_in("c1").id
+    cancel, start = await asyncio.gather(host.cancel("c1", "u1", can_manage=False),
+                                         host.start_game("c1", "u1", False, seed=1),
+                                         return_exceptions=True)
+    assert cancel.status == "cancelled"
+    assert isinstance(start, HostError) and start.code == "lobby_closed"
+    assert host.game_in("c1") is None
+    assert (await store.get_game(lobby_id)).status == "cancelled"
+
+
+async def test_turn_timer_keeps_its_absolute_deadline_across_a_restart(store):
+    clock = FakeClock()
+    host, rec = make_host(store, clock, default_timer=30)
+    game = await three_player_game(host)
+    seat = game.awaiting()[0]
+    assert game.deadline == clock.t + 30
+    await clock.advance(20, host)
+    await host.close()
+
+    clock2 = FakeClock()
+    clock2.t = clock.t  # the process comes back at 20 s
+    host2, rec2 = make_host(store, clock2, default_timer=30)
+    await host2.start()
+    resumed = host2.game_in("c1")
+    due = resumed.deadline
+    assert due == clock2.t + 10
+    await clock2.advance(9.9, host2)
+    assert resumed.seq == 0, "the timer does not fire early"
+    await clock2.advance(0.2, host2)
+    assert resumed.seq == 1 and rec2.outcomes[-1].timed_out and rec2.outcomes[-1].seat == seat
+    # the next position gets a fresh deadline, stored with the action
+    stored = (await store.get_game(resumed.id)).decoded().lobby["deadline"]
+    assert stored == {"seq": 1, "at": due + 30} and resumed.deadline == due + 30
