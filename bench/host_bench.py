@@ -43,6 +43,9 @@ async def handler_latency(samples: int = 200) -> list[float]:
     tmp = Path(tempfile.mkdtemp())
     bot = DarwinBot(_config(tmp))
     async with simcord.run(bot) as env:
+        from tests.conftest import virtual_pacing
+
+        virtual_pacing(env)
         # discord.py loads extensions as fresh modules: time the live cog instance
         cog = bot.get_cog("Evo")
         original_do, original_press = cog._do, cog.press
@@ -52,9 +55,9 @@ async def handler_latency(samples: int = 200) -> list[float]:
             await original_do(interaction, action)
             timings.append((time.perf_counter() - t0) * 1000)
 
-        async def timed_press(interaction, game_id, action, seat=None):
+        async def timed_press(interaction, game_id, seq, action, seat=None):
             t0 = time.perf_counter()
-            await original_press(interaction, game_id, action, seat)
+            await original_press(interaction, game_id, seq, action, seat)
             timings.append((time.perf_counter() - t0) * 1000)
 
         cog._do, cog.press = timed_do, timed_press

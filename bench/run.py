@@ -3,6 +3,7 @@
     python bench/run.py            all figures
     python bench/run.py evo.apply  only figures whose name starts with a prefix
     python bench/run.py cubosaurs  the Cubosaurs engine figures
+    python bench/run.py table      what a whole game writes to its channel (bench/table_bench.py)
 
 Machines here are shared and noisy: every figure is a median, and the render figure that
 matters is a ratio (drawing + encoding over encoding alone) measured in the same run.
@@ -126,6 +127,13 @@ def bench_host(out) -> None:
     host_bench.run(out)
 
 
+def bench_table(out) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import table_bench
+
+    table_bench.run(out)
+
+
 def main(argv: list[str]) -> int:
     prefix = argv[0] if argv else ""
 
@@ -141,6 +149,8 @@ def main(argv: list[str]) -> int:
         bench_render(out)
     if "host".startswith(prefix[:4]) or not prefix:
         bench_host(out)
+    if "table".startswith(prefix[:5]) or not prefix:
+        bench_table(out)
     return 0
 
 

@@ -41,10 +41,11 @@ class DarwinBot(commands.Bot):
         if self.store is None:
             self.store = await Store.open(self.config["storage"]["database"])
         games = self.config["games"]
-        self.listener = TableListener(self)
+        self.listener = TableListener(self, nudge_delay=float(games.get("nudge_delay", 20.0)))
         self.host = GameHost(self.store, clock=self.clock, ai_delay=float(games["ai_delay"]),
                              default_timer=float(games["turn_timer"]),
-                             ai_level=games.get("ai_level", "fast"), listener=self.listener)
+                             ai_level=games.get("ai_level", "fast"), listener=self.listener,
+                             window_delay=float(games.get("window_delay", 2.0)))
         self.add_dynamic_items(LobbyButton, ActButton, ActSelect, HandButton)
         for ext in EXTENSIONS:
             await self.load_extension(ext)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import json
 import logging
+import math
 
 import discord
 
@@ -23,13 +25,32 @@ def lang_of(bot) -> str:
     return bot.config["games"].get("language", "en")
 
 
+def clip(text, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut)."""
+    text = str(text)
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def safe_name(name: str) -> str:
+    """A player's name as public text may show it: no mention, no markdown, short."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(clip(name, 40)))
+
+
+def _safe_params(params: dict) -> dict:
+    """Values a user typed, cut and escaped before they are echoed in a reply."""
+    return {k: discord.utils.escape_mentions(clip(v, 100)) if isinstance(v, str) else v
+            for k, v in params.items()}
+
+
 def refusal(exc: Exception, lang: str = "en", game=None) -> str:
     """The sentence for a refused action: by the rules of ``game`` (a LiveGame) or the host."""
     if isinstance(exc, IllegalAction):
         kind = game.kind if game is not None else "evo"
-        return explain(kind, exc, game.names() if game is not None else None, lang)
+        names = [safe_name(n) for n in game.names()] if game is not None else None
+        safe = IllegalAction(exc.code, **_safe_params(exc.params))
+        return clip(explain(kind, safe, names, lang), 2000)
     if isinstance(exc, HostError):
-        return t(f"bot.error.{exc.code}", lang, **exc.params)
+        return clip(t(f"bot.error.{exc.code}", lang, **_safe_params(exc.params)), 2000)
     return t("bot.error_generic", lang)
 
 
@@ -48,17 +69,37 @@ def can_manage(interaction: discord.Interaction) -> bool:
     return bool(perms and (perms.manage_channels or perms.administrator))
 
 
+def quiet_autocomplete(func):
+    """An autocomplete callback that never raises: a failure offers nothing (and is logged)."""
+
+    @functools.wraps(func)
+    async def wrapper(self, interaction: discord.Interaction, current: str):
+        try:
+            return await func(self, interaction, current)
+        except Exception:
+            log.exception("autocomplete %s failed", func.__name__)
+            return []
+
+    return wrapper
+
+
 def encode_action(action: dict) -> str:
     return json.dumps(action, separators=(",", ":"), sort_keys=True)
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number")
+
+
 def decode_action(text: str) -> dict:
+    """An action carried in a component or an autocomplete value (strict JSON: no NaN)."""
     try:
-        action = json.loads(text)
+        action = json.loads(text, parse_constant=_no_constant)
     except ValueError:
-        raise HostError("bad_option", detail=text[:40]) from None
-    if not isinstance(action, dict):
-        raise HostError("bad_option", detail=text[:40])
+        raise HostError("bad_option", detail=clip(text, 40)) from None
+    if not isinstance(action, dict) or any(isinstance(v, float) and not math.isfinite(v)
+                                           for v in action.values()):
+        raise HostError("bad_option", detail=clip(text, 40))
     return action
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from cogs.common import decode_action, encode_action, send_ephemeral
+from cogs.common import decode_action, encode_action, quiet_autocomplete, send_ephemeral
 from cogs.game import MAX_CHOICES, GameCog
 from cogs.table import ActButton, ActSelect
 from engine import IllegalAction
@@ -50,26 +50,30 @@ def distinct_buys(legal: list[dict], tile: str, names: list[str],
 
 
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button],
-                   template=r"dw:c:(?P<game>\d+):(?P<seat>\d+):(?P<what>[a-z_]+)"):
+                   template=r"dw:c:(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<seat>\d+):(?P<what>[a-z_]+)"):
     """**Pass…** or **Buy: a tile**: answers the presser privately with the choices (the card
-    to add, the tile's target), or applies the action at once when there is only one."""
+    to add, the tile's target), or applies the action at once when there is only one. Bound
+    to the position ``seq`` it was drawn for, like every table component."""
 
-    def __init__(self, game_id: int, seat: int, what: str, label: str,
+    def __init__(self, game_id: int, seq: int | None, seat: int, what: str, label: str,
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        at = "" if seq is None else f"{seq}:"
         super().__init__(discord.ui.Button(label=label[:80], style=style,
-                                           custom_id=f"dw:c:{game_id}:{seat}:{what}"))
+                                           custom_id=f"dw:c:{game_id}:{at}{seat}:{what}"))
         self.game_id = game_id
+        self.seq = seq
         self.seat = seat
         self.what = what
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["seat"]), match["what"], item.label or "?",
-                   item.style)
+        seq = int(match["seq"]) if match["seq"] is not None else None
+        return cls(int(match["game"]), seq, int(match["seat"]), match["what"],
+                   item.label or "?", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.client.game_cog("cubosaurs").offer_choices(
-            interaction, self.game_id, self.seat, self.what)
+            interaction, self.game_id, self.seq, self.seat, self.what)
 
 
 class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosaurs"):
@@ -86,22 +90,23 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
             kinds = {a["type"] for a in legal}
             for a in legal:
                 if a["type"] == "take_token":
-                    items.append(ActButton(game.id, a, t("cubosaurs.bot.btn_take", lang,
+                    items.append(ActButton(game.id, game.seq, a, t("cubosaurs.bot.btn_take", lang,
                                                          player=names[a["from"]])))
             if "keep" in kinds:
-                items.append(ActButton(game.id, {"type": "keep"},
+                items.append(ActButton(game.id, game.seq, {"type": "keep"},
                                        t("cubosaurs.bot.btn_keep", lang),
                                        discord.ButtonStyle.success))
             if "pass" in kinds:
-                items.append(ChoiceButton(game.id, seat, "pass", t("cubosaurs.bot.btn_pass", lang),
+                items.append(ChoiceButton(game.id, game.seq, seat, "pass",
+                                          t("cubosaurs.bot.btn_pass", lang),
                                           discord.ButtonStyle.primary))
             for tid in dict.fromkeys(a["tile"] for a in legal if a["type"] == "buy"):
-                items.append(ChoiceButton(game.id, seat, tid, t(
+                items.append(ChoiceButton(game.id, game.seq, seat, tid, t(
                     "cubosaurs.bot.btn_buy", lang, tile=tile_name(tid, lang), cost=tile(tid).cost)))
         return items
 
-    async def offer_choices(self, interaction: discord.Interaction, game_id: int, seat: int,
-                            what: str) -> None:
+    async def offer_choices(self, interaction: discord.Interaction, game_id: int,
+                            seq: int | None, seat: int, what: str) -> None:
         """The presser's private menu for a pass or a tile (or the action, if it is the only
         one)."""
         lang = self.lang
@@ -112,6 +117,11 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
             mine = game.seat_of(interaction.user.id)
             if mine is None:
                 raise HostError("not_a_player")
+            if seq != game.seq:
+                from cogs.table import refuse_stale
+
+                await refuse_stale(interaction, game, lang)
+                return
             if mine != seat or seat not in game.awaiting():
                 raise IllegalAction("not_your_turn", player=mine, waiting=game.awaiting())
             legal = game.rules.legal_actions(game.state, seat)
@@ -124,12 +134,12 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
             if not choices:  # the position changed since the message was posted
                 raise HostError("stale_game")
             if what != "pass" and len(choices) == 1:
-                await self.press(interaction, game_id, choices[0][1], seat=seat)
+                await self.press(interaction, game_id, seq, choices[0][1], seat=seat)
                 return
             view = discord.ui.View(timeout=None)
             options = [discord.SelectOption(label=label[:100], value=encode_action(a))
                        for label, a in choices[:MAX_CHOICES]]
-            view.add_item(ActSelect(game.id, seat, options, placeholder, tag=what))
+            view.add_item(ActSelect(game.id, seq, seat, options, placeholder, tag=what))
             more = t("cubosaurs.bot.more_choices", lang, count=len(choices)) \
                 if len(choices) > MAX_CHOICES else ""
             await send_ephemeral(interaction, (placeholder + "\n" + more).strip(), view=view)
@@ -208,6 +218,7 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
         raise IllegalAction("unknown_card", card=text[:40])
 
     @pass_.autocomplete("card")
+    @quiet_autocomplete
     async def _pass_card(self, interaction: discord.Interaction, current: str):
         _, legal = self._legal(interaction)
         return [app_commands.Choice(name=label[:100], value=a["card"])
@@ -239,6 +250,7 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
             await self._do(interaction, action)
 
     @buy.autocomplete("tile")
+    @quiet_autocomplete
     async def _buy_tile(self, interaction: discord.Interaction, current: str):
         return self.action_choices(interaction, "buy", buy_label, current)
 
@@ -259,6 +271,7 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
             await self._do(interaction, {"type": "take_token", "from": seat})
 
     @token.autocomplete("source")
+    @quiet_autocomplete
     async def _token_source(self, interaction: discord.Interaction, current: str):
         game, legal = self._legal(interaction)
         if game is None:
@@ -298,6 +311,7 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
         await send_ephemeral(interaction, embed=discord.Embed(title=title, description=text))
 
     @rules.autocomplete("topic")
+    @quiet_autocomplete
     async def _rules_topic(self, interaction: discord.Interaction, current: str):
         from engine.cubosaurs.data import TILES
 

@@ -8,6 +8,7 @@ from discord import app_commands
 from cogs.common import (
     decode_action,
     encode_action,
+    quiet_autocomplete,
     refusal,
     send_ephemeral,
 )
@@ -16,7 +17,7 @@ from cogs.table import ActButton, ActSelect, HandButton
 from engine import IllegalAction
 from engine.evo.data import GENE_KINDS
 from host import HostError, LiveGame
-from messages import t
+from messages import resolve, t
 from messages.evo import card_name, gene_name
 
 MAX_SELECT = 25
@@ -61,21 +62,23 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
             legal = rules.legal_actions(state, seat)
             kinds = {a["type"] for a in legal}
             if "end" in kinds:
-                items.append(ActButton(game.id, {"type": "end"}, t("bot.btn_end", lang),
+                items.append(ActButton(game.id, game.seq, {"type": "end"}, t("bot.btn_end", lang),
                                         discord.ButtonStyle.success))
                 buttons += 1
             hatch = [a for a in legal if a["type"] == "hatch"]
             if hatch and len(hatch) <= MAX_SELECT:
                 options = [discord.SelectOption(label=a["region"], value=encode_action(a))
                            for a in hatch]
-                items.append(ActSelect(game.id, seat, options, t("bot.select_hatch", lang)))
+                items.append(ActSelect(game.id, game.seq, seat, options,
+                                       t("bot.select_hatch", lang)))
             lose = [a for a in legal if a["type"] == "lose"]
             if lose and len(lose) <= MAX_SELECT:
                 options = [discord.SelectOption(
                     label=t("bot.select_option_lose", lang, regions=", ".join(a["regions"])),
                     value=encode_action(a)) for a in lose]
-                items.append(ActSelect(game.id, seat, options,
-                                        t("bot.select_lose", lang, player=names[seat])))
+                items.append(ActSelect(game.id, game.seq, seat, options,
+                                       t("bot.select_lose", lang, player=names[seat]),
+                                       tag="lose"))
             if "bid" in kinds:
                 auction = state.auction
                 for slot, gene in enumerate(auction["genes"]):
@@ -86,18 +89,21 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
                     low = min(a["amount"] for a in bids)
                     if held is None:
                         label = t("bot.btn_bid_free", lang, gene=gene_name(gene, lang))
-                        items.append(ActButton(game.id, {"type": "bid", "gene": slot, "amount": low},
-                                                label))
+                        items.append(ActButton(game.id, game.seq,
+                                               {"type": "bid", "gene": slot, "amount": low},
+                                               label))
                         continue
                     for extra in (1, 2):
                         amount = held[1] + extra
                         if any(a["amount"] == amount for a in bids):
                             label = t("bot.btn_bid_raise", lang, gene=gene_name(gene, lang),
                                       step=extra, amount=amount)
-                            items.append(ActButton(game.id, {"type": "bid", "gene": slot,
-                                                              "amount": amount}, label))
+                            items.append(ActButton(game.id, game.seq,
+                                                   {"type": "bid", "gene": slot,
+                                                    "amount": amount}, label))
             if "pass" in kinds:
-                items.append(ActButton(game.id, {"type": "pass"}, t("bot.btn_pass", lang)))
+                items.append(ActButton(game.id, game.seq, {"type": "pass"},
+                                       t("bot.btn_pass", lang)))
         items.append(HandButton(game.id, lang))
         return items
 
@@ -131,6 +137,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
                                      "to": dest.strip().upper()})
 
     @move.autocomplete("origin")
+    @quiet_autocomplete
     async def _move_from(self, interaction: discord.Interaction, current: str):
         _, legal = self._legal(interaction)
         seen = sorted({a["from"] for a in legal if a["type"] == "move"})
@@ -138,6 +145,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
                 if r.startswith(current.upper())][:MAX_CHOICES]
 
     @move.autocomplete("dest")
+    @quiet_autocomplete
     async def _move_to(self, interaction: discord.Interaction, current: str):
         _, legal = self._legal(interaction)
         origin = str(getattr(interaction.namespace, "from", "") or "").upper()
@@ -158,6 +166,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         await self._do(interaction, {"type": "hatch", "region": region.strip().upper()})
 
     @hatch.autocomplete("region")
+    @quiet_autocomplete
     async def _hatch_region(self, interaction: discord.Interaction, current: str):
         _, legal = self._legal(interaction)
         return [app_commands.Choice(name=a["region"], value=a["region"]) for a in legal
@@ -179,24 +188,27 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
             await self._do(interaction, {"type": "bid", "gene": slot, "amount": amount})
 
     def _gene_slot(self, game: LiveGame, text: str) -> int:
+        """The auction slot a /evo bid option names: its number, or a gene's name in any
+        catalogue language (a slot nobody holds first)."""
         auction = getattr(game.state, "auction", None) if game.state is not None else None
         if not auction:
             raise IllegalAction("wrong_action", expected="—", got="bid")
-        text = text.strip().lower()
+        text = text.strip()
         if text.isdigit() and int(text) < len(auction["genes"]):
             return int(text)
-        names = {g: gene_name(g, self.lang).lower() for g in auction["genes"]}
-        free = [i for i, g in enumerate(auction["genes"])
-                if text in (g, names[g]) and auction["bids"][i] is None]
-        any_ = [i for i, g in enumerate(auction["genes"]) if text in (g, names[g])]
-        if free or any_:
-            return (free or any_)[0]
-        raise IllegalAction("unknown_gene", gene=text)
+        gene = resolve(text, GENE_KINDS, "evo.gene.{id}")
+        slots = [i for i, g in enumerate(auction["genes"]) if g == gene]
+        if not slots:
+            raise IllegalAction("unknown_gene", gene=text)
+        free = [i for i in slots if auction["bids"][i] is None]
+        return (free or slots)[0]
 
     @bid.autocomplete("gene")
+    @quiet_autocomplete
     async def _bid_gene(self, interaction: discord.Interaction, current: str):
         game = self.host.game_in(interaction.channel_id)
-        if game is None or game.status != "active" or not game.state.auction:
+        if (game is None or game.kind != self.kind or game.status != "active"
+                or not game.state.auction):
             return []
         auction = game.state.auction
         names = game.names()
@@ -217,17 +229,47 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
     @app_commands.describe(card="A card of yours that is playable now (with its target)")
     async def play(self, interaction: discord.Interaction, card: str) -> None:
         async with self.refusing(interaction):
-            if card.startswith("{"):
-                action = decode_action(card)
-            else:
-                action = {"type": "play", "card": card.strip().lower()}
+            game = self._game(interaction)
+            await self._do(interaction, self._play_action(interaction, game, card))
+
+    def _play_action(self, interaction: discord.Interaction, game: LiveGame, text: str) -> dict:
+        """The action a /evo play option names: the autocomplete's action, or a card's name
+        as any catalogue shows it (case and accents ignored); with one legal way to play it,
+        that way, else the bare card so that the rules say why (or which target is missing)."""
+        from engine.evo.data import rules_data
+
+        if text.startswith("{"):
+            action = decode_action(text)
             if action.get("type") != "play":
-                raise HostError("bad_option", detail=card[:40])
-            await self._do(interaction, action)
+                raise HostError("bad_option", detail=text)
+            return action
+        card = resolve(text, rules_data()["cards"]["deck"], "evo.card.{id}.name")
+        if card is None:
+            raise IllegalAction("unknown_card", card=text.strip())
+        seat = game.seat_of(interaction.user.id)
+        ways = [a for a in (game.rules.legal_actions(game.state, seat)
+                            if seat is not None and game.status == "active" else [])
+                if a["type"] == "play" and a["card"] == card]
+        if len(ways) > 1:
+            raise HostError("choose_target", card=card_name(card, self.lang))
+        return ways[0] if ways else {"type": "play", "card": card}
 
     @play.autocomplete("card")
+    @quiet_autocomplete
     async def _play_card(self, interaction: discord.Interaction, current: str):
         return self.action_choices(interaction, "play", play_label, current)
+
+    @app_commands.command(name="autopass",
+                          description="Card windows: when the bot passes for you")
+    @app_commands.describe(mode="playable: when you hold nothing playable there; always; off")
+    @app_commands.choices(mode=[app_commands.Choice(name=x, value=x)
+                                for x in ("playable", "always", "off")])
+    async def autopass(self, interaction: discord.Interaction, mode: str) -> None:
+        async with self.refusing(interaction):
+            self._game(interaction)
+            await self.host.set_autopass(interaction.channel_id, interaction.user.id, mode)
+            await send_ephemeral(interaction, t("bot.autopass_set", self.lang,
+                                                mode=t(f"bot.autopass.{mode}", self.lang)))
 
     # --- information ------------------------------------------------------------------------
 
@@ -266,7 +308,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         plays = [a for a in game.rules.legal_actions(game.state, seat) if a["type"] == "play"]
         names = game.names()
         for a in plays[:MAX_CHOICES]:
-            buttons.add_item(ActButton(game.id, a, play_label(a, names, lang),
+            buttons.add_item(ActButton(game.id, game.seq, a, play_label(a, names, lang),
                                        discord.ButtonStyle.primary))
         if hand:
             embed.set_footer(text=t("bot.hand_playable" if plays else "bot.hand_none_playable",
@@ -291,6 +333,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         await send_ephemeral(interaction, embed=discord.Embed(title=title, description=text))
 
     @rules.autocomplete("topic")
+    @quiet_autocomplete
     async def _rules_topic(self, interaction: discord.Interaction, current: str):
         return [app_commands.Choice(name=label, value=value)
                 for value, label in _topics(self.lang)

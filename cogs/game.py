@@ -25,6 +25,7 @@ from cogs.common import (
     can_manage,
     encode_action,
     lang_of,
+    quiet_autocomplete,
     refusal,
     send_ephemeral,
 )
@@ -36,6 +37,7 @@ from messages import describe, t
 MAX_CHOICES = 25
 
 
+@app_commands.guild_only()
 class GameCog(commands.GroupCog):
     kind: str = ""
 
@@ -74,7 +76,8 @@ class GameCog(commands.GroupCog):
         if game is None:
             raise HostError("no_game")
         if game.kind != self.kind:
-            raise HostError("wrong_game", game=t(f"{game.kind}.name", self.lang))
+            raise HostError("wrong_game", game=t(f"{game.kind}.name", self.lang),
+                            command=f"/{game.kind}")
         return game
 
     def _legal(self, interaction: discord.Interaction) -> tuple[LiveGame | None, list[dict]]:
@@ -115,11 +118,17 @@ class GameCog(commands.GroupCog):
             return
         await interaction.followup.send(t("bot.ok", self.lang), ephemeral=True)
 
-    async def press(self, interaction: discord.Interaction, game_id: int, action: dict,
-                    seat: int | None = None) -> None:
-        """Button/menu path: the press is checked against the current state."""
-        await interaction.response.defer()
+    async def press(self, interaction: discord.Interaction, game_id: int, seq: int | None,
+                    action: dict, seat: int | None = None) -> None:
+        """Button/menu path: the press applies only at the position it was drawn for."""
+        from cogs.table import refuse_stale
+
         game = self.host.game_in(interaction.channel_id)
+        if game is not None and game.id == game_id and game.status == "active" \
+                and seq != game.seq and game.seat_of(interaction.user.id) is not None:
+            await refuse_stale(interaction, game, self.lang)
+            return
+        await interaction.response.defer()
         try:
             if game is None or game.id != game_id:
                 raise HostError("stale_game")
@@ -127,8 +136,12 @@ class GameCog(commands.GroupCog):
                 raise IllegalAction("not_your_turn", player=game.seat_of(interaction.user.id),
                                     waiting=[seat])
             await self.host.act(interaction.channel_id, interaction.user.id, action,
-                                game_id=game_id)
+                                game_id=game_id, expected_seq=seq)
         except (HostError, IllegalAction) as exc:
+            if isinstance(exc, HostError) and exc.code == "stale_game" and game is not None \
+                    and self.host.game_in(interaction.channel_id) is game:
+                await refuse_stale(interaction, game, self.lang)
+                return
             await interaction.followup.send(refusal(exc, self.lang, game), ephemeral=True)
 
     @asynccontextmanager
@@ -178,23 +191,49 @@ class GameCog(commands.GroupCog):
             await send_ephemeral(interaction, t("bot.ok", self.lang))
             await self.bot.get_cog("Lobby").refresh(game, started=True)
 
-    @app_commands.command(name="remove", description="Remove a player from the lobby")
-    async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
+    @app_commands.command(name="remove", description="Remove a player or an AI seat from the lobby")
+    @app_commands.describe(player="The seat to free (a player or an AI)")
+    async def remove(self, interaction: discord.Interaction, player: str) -> None:
         async with self.refusing(interaction):
             game = self._game(interaction)
-            seat = game.seat_of(player.id)
-            if seat is None:
-                raise HostError("not_in_lobby")
+            seat = self._seat_named(game, player)
             await self.host.remove_seat(interaction.channel_id, interaction.user.id, seat,
                                         can_manage(interaction))
             await send_ephemeral(interaction, t("bot.ok", self.lang))
+            await self.bot.get_cog("Lobby").refresh(game)
+
+    @staticmethod
+    def _seat_named(game: LiveGame, text: str) -> int:
+        """A seat from the autocomplete (its index), a mention, a user id or a seat's name."""
+        text = text.strip()
+        if text.isdigit() and int(text) < len(game.seats):
+            return int(text)
+        user = text.removeprefix("<@").removeprefix("!").removesuffix(">")
+        for i, s in enumerate(game.seats):
+            if s["id"] == user or s["name"].casefold() == text.casefold():
+                return i
+        raise HostError("not_in_lobby")
+
+    @remove.autocomplete("player")
+    @quiet_autocomplete
+    async def _remove_player(self, interaction: discord.Interaction, current: str):
+        game = self.host.game_in(interaction.channel_id)
+        if game is None or game.kind != self.kind:
+            return []
+        out = []
+        for i, s in enumerate(game.seats):
+            label = f"{i + 1}. {s['name']}" + (" (AI)" if s.get("ai") else "")
+            if current.casefold() in label.casefold():
+                out.append(app_commands.Choice(name=label[:100], value=str(i)))
+        return out[:MAX_CHOICES]
 
     @app_commands.command(name="cancel", description="Cancel this channel's game")
     async def cancel(self, interaction: discord.Interaction) -> None:
         async with self.refusing(interaction):
             self._game(interaction)
-            await self.host.cancel(interaction.channel_id, interaction.user.id,
-                                   can_manage(interaction))
+            game = await self.host.cancel(interaction.channel_id, interaction.user.id,
+                                          can_manage(interaction))
+            await self.bot.listener.close_table(game, t("bot.lobby_cancelled", self.lang))
             await interaction.response.send_message(t("bot.lobby_cancelled", self.lang))
 
     @app_commands.command(name="leave", description="Leave the game (an AI takes your seat)")

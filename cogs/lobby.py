@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord.ext import commands
 
-from cogs.common import NO_MENTIONS, can_manage, lang_of, refusal, send_ephemeral
+from cogs.common import NO_MENTIONS, can_manage, lang_of, refusal, safe_name, send_ephemeral
 from engine import IllegalAction
 from host import HostError, LiveGame
 from messages import has, t
@@ -17,7 +17,7 @@ def lobby_embed(game: LiveGame, lang: str) -> discord.Embed:
     lines = [t("bot.lobby_body", lang, count=len(game.seats), max=lobby["max"], min=lobby["min"])]
     for i, seat in enumerate(game.seats):
         key = "bot.lobby_seat_ai" if seat.get("ai") else "bot.lobby_seat"
-        lines.append(t(key, lang, n=i + 1, name=seat["name"]))
+        lines.append(t(key, lang, n=i + 1, name=safe_name(seat["name"])))
     options = []
     for key, value in game.options.items():
         # "evo.option.variant" when on, "cubosaurs.option.no_interactive" when off...
@@ -93,11 +93,13 @@ class Lobby(commands.Cog):
             return
         message = channel.get_partial_message(int(message_id))
         try:
-            if started:
-                await message.edit(content=t("bot.lobby_started", lang),
-                                   embed=lobby_embed(game, lang), view=None)
+            if started or game.status != "lobby":
+                await self.bot.listener.write(channel.id, lambda: message.edit(
+                    content=t("bot.lobby_started", lang), embed=lobby_embed(game, lang),
+                    view=None))
             else:
-                await message.edit(embed=lobby_embed(game, lang), view=lobby_view(game, lang))
+                await self.bot.listener.write(channel.id, lambda: message.edit(
+                    embed=lobby_embed(game, lang), view=lobby_view(game, lang)))
         except discord.HTTPException:
             pass  # the lobby message was deleted: the slash command's reply is enough
 

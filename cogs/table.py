@@ -1,25 +1,115 @@
-"""The table message: what the channel sees after every committed action.
+"""The table: the few messages a game lives in, kept up to date as actions are committed.
 
-The host calls :meth:`TableListener.on_outcome` after each commit. Posting runs in a
-background task (one at a time per channel, in commit order), so a player's interaction is
-answered as soon as the action is safely stored; the board images are drawn in a thread.
+One *live* message at a time: it shows the phase, what happened, who is awaited and the
+buttons valid now, and it is edited as actions come in. A new message is posted when a phase
+has ended and a human is awaited (it carries the board images of the phases that ended and
+mentions the humans awaited then), at the end of the game, and when a human who became
+awaited in the middle of a phase has not acted after a short delay (a reminder that mentions
+them); the previous live message then keeps its text and loses its buttons. Nobody is
+mentioned for a card window. Every write to a channel (post or edit) goes through one
+:class:`Pacer`, so no channel ever gets more than 5 writes in 5 seconds: writes that wait are
+merged, so a burst of AI steps becomes one edit.
+
+Every button and menu carries the position it was drawn for (the game's action sequence
+number) and the exact action its label names; a press made for another position is refused
+with a link to the live table. The hand button is the only one without a position.
+
+The host calls :meth:`TableListener.on_outcome` after each commit; posting runs in one
+background writer per channel, so a player is answered as soon as the action is stored.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections import deque
+from dataclasses import dataclass, field
 
 import discord
 
-from cogs.common import USER_MENTIONS, encode_action, lang_of, refusal, render_file, send_ephemeral
+from cogs.common import (
+    NO_MENTIONS,
+    clip,
+    decode_action,
+    encode_action,
+    lang_of,
+    refusal,
+    render_file,
+    safe_name,
+    send_ephemeral,
+)
 from host import HostError, LiveGame, Outcome
 from messages import describe, t
 
 log = logging.getLogger("darwin.table")
 
-MAX_CONTENT = 1900
-MAX_SELECT = 25
+MAX_CONTENT = 2000
+MAX_IMAGES = 10
+WRITES_PER_WINDOW = 5
+WINDOW_SECONDS = 5.0
+
+
+# --- pacing ---------------------------------------------------------------------------------
+
+
+class Pacer:
+    """At most ``limit`` writes (posts or edits) per ``window`` seconds in each channel.
+
+    Discord allows about 5 per 5 s per channel. Each write reserves the earliest moment at
+    which it fits and waits until then, so waiting writers never take a slot twice. ``now``
+    and ``sleep`` are the event loop's (tests give SimCord's virtual clock).
+    """
+
+    def __init__(self, limit: int = WRITES_PER_WINDOW, window: float = WINDOW_SECONDS,
+                 now=None, sleep=None) -> None:
+        self.limit = limit
+        self.window = window
+        self.now = now or (lambda: asyncio.get_running_loop().time())
+        self.sleep = sleep or asyncio.sleep
+        self._stamps: dict[int, deque[float]] = {}
+
+    def reserve(self, channel_id: int) -> float:
+        """Book the next write of this channel; the seconds to wait before making it."""
+        now = self.now()
+        stamps = self._stamps.setdefault(channel_id, deque())
+        while stamps and stamps[0] <= now - self.window:
+            stamps.popleft()
+        at = now
+        if len(stamps) >= self.limit:
+            at = max(at, stamps[-self.limit] + self.window + 0.01)
+        if stamps:
+            at = max(at, stamps[-1])
+        stamps.append(at)
+        return at - now
+
+    async def slot(self, channel_id: int) -> None:
+        """Wait until this channel may be written to (the write is counted)."""
+        wait = self.reserve(channel_id)
+        if wait > 0:
+            await self.sleep(wait)
+
+
+# --- components bound to a position ---------------------------------------------------------
+
+
+def live_link(interaction: discord.Interaction, game: LiveGame | None) -> str:
+    """A jump link to the game's live table message ('' when there is none)."""
+    listener = getattr(interaction.client, "listener", None)
+    table = listener.tables.get(game.id) if listener is not None and game is not None else None
+    if table is None or table.live_id is None:
+        return ""
+    guild = interaction.guild_id or "@me"
+    return f"https://discord.com/channels/{guild}/{game.channel_id}/{table.live_id}"
+
+
+async def refuse_stale(interaction: discord.Interaction, game: LiveGame | None, lang: str) -> None:
+    """A press made for a position that is gone: say so privately, with the live table."""
+    text = t("bot.stale_position", lang)
+    link = live_link(interaction, game)
+    if link:
+        text += " " + t("bot.live_table_link", lang, link=link)
+    await send_ephemeral(interaction, text)
 
 
 async def game_cog(interaction: discord.Interaction, game_id: int):
@@ -33,62 +123,71 @@ async def game_cog(interaction: discord.Interaction, game_id: int):
     return interaction.client.game_cog(game.kind)
 
 
-class ActButton(discord.ui.DynamicItem[discord.ui.Button],
-                template=r"dw:a:(?P<game>\d+):(?P<action>\{.*\})"):
-    """A button that applies one concrete action (checked against the state when pressed)."""
+def _seq(match) -> int | None:
+    """The position a component was drawn for (None: drawn before positions were bound)."""
+    return int(match["seq"]) if match["seq"] is not None else None
 
-    def __init__(self, game_id: int, action: dict, label: str,
+
+class ActButton(discord.ui.DynamicItem[discord.ui.Button],
+                template=r"dw:a:(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<action>\{.*\})"):
+    """A button that applies one concrete action at the position ``seq`` it was drawn for."""
+
+    def __init__(self, game_id: int, seq: int | None, action: dict, label: str,
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  row: int | None = None) -> None:
+        at = "" if seq is None else f"{seq}:"
         super().__init__(discord.ui.Button(
-            label=label[:80], style=style, custom_id=f"dw:a:{game_id}:{encode_action(action)}",
-            row=row))
+            label=label[:80], style=style,
+            custom_id=f"dw:a:{game_id}:{at}{encode_action(action)}", row=row))
         self.game_id = game_id
+        self.seq = seq
         self.action = action
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        from cogs.common import decode_action
-
-        return cls(int(match["game"]), decode_action(match["action"]), item.label or "?",
-                   item.style)
+        return cls(int(match["game"]), _seq(match), decode_action(match["action"]),
+                   item.label or "?", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if cog := await game_cog(interaction, self.game_id):
-            await cog.press(interaction, self.game_id, self.action)
+            await cog.press(interaction, self.game_id, self.seq, self.action)
 
 
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
-                template=r"dw:s:(?P<game>\d+):(?P<seat>\d+)(?::(?P<tag>[a-z_]+))?"):
-    """A menu of concrete actions for one seat (hatch here, pass adding this card...).
+                template=r"dw:s:(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<seat>\d+)(?::(?P<tag>[a-z_]+))?"):
+    """A menu of concrete actions for one seat at one position (hatch here, pass adding
+    this card...). ``tag`` tells apart two menus of the same seat in one message."""
 
-    ``tag`` tells apart two menus of the same seat in one message (custom ids are unique)."""
-
-    def __init__(self, game_id: int, seat: int, options: list[discord.SelectOption] | None = None,
+    def __init__(self, game_id: int, seq: int | None, seat: int,
+                 options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None, tag: str = "") -> None:
         suffix = f":{tag}" if tag else ""
+        at = "" if seq is None else f"{seq}:"
         super().__init__(discord.ui.Select(
-            custom_id=f"dw:s:{game_id}:{seat}{suffix}", placeholder=placeholder,
+            custom_id=f"dw:s:{game_id}:{at}{seat}{suffix}", placeholder=placeholder,
             options=options or [discord.SelectOption(label="-", value="{}")]))
         self.game_id = game_id
+        self.seq = seq
         self.seat = seat
         self.tag = tag
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["seat"]), list(item.options), item.placeholder,
-                   match["tag"] or "")
+        return cls(int(match["game"]), _seq(match), int(match["seat"]), list(item.options),
+                   item.placeholder, match["tag"] or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.common import decode_action
-
-        action = decode_action(self.item.values[0])
         if cog := await game_cog(interaction, self.game_id):
-            await cog.press(interaction, self.game_id, action, seat=self.seat)
+            try:
+                action = decode_action(self.item.values[0])
+            except HostError as exc:
+                await send_ephemeral(interaction, refusal(exc, cog.lang))
+                return
+            await cog.press(interaction, self.game_id, self.seq, action, seat=self.seat)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dw:h:(?P<game>\d+)"):
-    """Shows the presser's event cards privately."""
+    """Shows the presser's hidden cards privately (the current hand: no position)."""
 
     def __init__(self, game_id: int, lang: str = "en") -> None:
         super().__init__(discord.ui.Button(label=t("bot.btn_hand", lang), emoji="🃏",
@@ -106,92 +205,314 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dw:h:(?P<
 
 
 def table_view(bot, game: LiveGame, lang: str) -> discord.ui.View | None:
-    """The buttons and menus valid now (every press is checked again when it arrives)."""
+    """The buttons and menus valid now, bound to the game's position."""
     if game.status != "active":
         return None
     view = discord.ui.View(timeout=None)
     for item in bot.game_cog(game.kind).table_items(game, lang):
         view.add_item(item)
-    return view
+    return view if view.children else None
 
 
-def awaiting_line(game: LiveGame, lang: str, actor: int = -1) -> str:
-    """Whose input is awaited; humans are mentioned unless they just acted (no ping spam)."""
-    who = []
-    for seat in game.awaiting():
-        s = game.seats[seat]
-        who.append(s["name"] if s.get("ai") or seat == actor else f"<@{s['id']}>")
-    if not who:
+# --- what the table says ------------------------------------------------------------------
+
+
+def safe_names(game: LiveGame) -> list[str]:
+    """The seats' names as shown in public text: no mention, no markdown."""
+    return [safe_name(n) for n in game.names()]
+
+
+def in_card_window(game: LiveGame, seat: int) -> bool:
+    check = getattr(game.rules, "card_window", None)
+    return bool(check and game.status == "active" and check(game.state, seat))
+
+
+def status_line(game: LiveGame, lang: str) -> str:
+    """Who is awaited (names only: mentions are made once, when a post is made) and until
+    when."""
+    awaiting = game.awaiting()
+    if not awaiting:
         return ""
-    return t("bot.turn_prompt", lang, players=", ".join(who))
+    names = safe_names(game)
+    who = ", ".join(names[p] for p in awaiting)
+    key = "bot.window_prompt" if all(in_card_window(game, p) for p in awaiting) \
+        else "bot.turn_prompt"
+    line = t(key, lang, players=who)
+    deadline = getattr(game, "deadline", None)
+    if deadline:
+        line += " " + t("bot.deadline", lang, at=f"<t:{int(deadline)}:R>")
+    return line
 
 
-def summary(outcome: Outcome, lang: str) -> str:
+def summary_lines(outcome: Outcome, lang: str) -> list[str]:
     game = outcome.game
-    names = game.names()
+    names = safe_names(game)
     lines = []
-    if outcome.timed_out:
+    if outcome.timed_out and 0 <= outcome.seat < len(names):
         lines.append(t("bot.timed_out", lang, player=names[outcome.seat]))
     for ev in outcome.events:
         line = describe(game.kind, ev, names, lang)
         if line:
             lines.append(line)
-    text = "\n".join(lines)
-    if len(text) > MAX_CONTENT:
-        text = "…\n" + text[-MAX_CONTENT:].split("\n", 1)[-1]
-    return text
+    return lines
+
+
+def fits(header: str, lines: list[str], footer: str) -> bool:
+    """Whether a message of these parts shows every line (see :func:`compose`)."""
+    room = MAX_CONTENT - len(clip(header, 300)) - len(clip(footer, 500)) - 8
+    return sum(len(line) + 1 for line in lines) <= room
+
+
+def compose(header: str, lines: list[str], footer: str) -> str:
+    """Header, the latest lines that fit, footer: at most Discord's 2,000 characters."""
+    head = clip(header, 300)
+    foot = clip(footer, 500)
+    room = MAX_CONTENT - len(head) - len(foot) - 8
+    body: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        line = clip(line, room)
+        if used + len(line) + 1 > room:
+            body.append("…")
+            break
+        body.append(line)
+        used += len(line) + 1
+    parts = [head] if head else []
+    parts += list(reversed(body))
+    if foot:
+        parts.append(foot)
+    return "\n".join(parts)[:MAX_CONTENT] or "…"
+
+
+@dataclass
+class Table:
+    """One game's face in its channel: the live message and what the next write carries."""
+
+    game_id: int
+    channel_id: int
+    kind: str
+    live_id: int | None = None
+    phase: str | None = None
+    header: str = ""
+    lines: list[str] = field(default_factory=list)
+    footer: str = ""
+    view: discord.ui.View | None = None
+    mentioned: set[int] = field(default_factory=set)  # seats mentioned in this phase
+    nudges: dict[int, int] = field(default_factory=dict)  # seat -> its pending reminder's id
+    ping: list[str] = field(default_factory=list)  # user ids to mention in the next post
+    awaited: set[str] = field(default_factory=set)  # user ids awaited now
+    images: list[tuple[str, dict]] = field(default_factory=list)
+    repost: bool = False
+    dirty: bool = False
+    finished: bool = False
+    retired: list[tuple[int, str]] = field(default_factory=list)  # (message, final content)
 
 
 class TableListener:
-    """Posts the table message after every committed action."""
+    """Keeps every game's live table message up to date (see the module docstring)."""
 
-    def __init__(self, bot) -> None:
+    def __init__(self, bot, pacer: Pacer | None = None, nudge_delay: float = 20.0) -> None:
         self.bot = bot
-        self._locks: dict[str, asyncio.Lock] = {}
+        self.pacer = pacer or Pacer()
+        self.nudge_delay = nudge_delay
+        self.tables: dict[int, Table] = {}
+        self._writers: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
+        self._nudge_tasks: set[asyncio.Task] = set()
+        self._nudge_ids = 0
+
+    @property
+    def lang(self) -> str:
+        return lang_of(self.bot)
+
+    def _header(self, game: LiveGame, lang: str) -> str:
+        if game.status != "active":
+            return f"**{t(f'{game.kind}.name', lang)}**"
+        cog = self.bot.game_cog(game.kind)
+        lines = cog.status_lines(game, game.rules.view(game.state, None), lang)
+        return f"**{lines[0]}**" if lines else f"**{t(f'{game.kind}.name', lang)}**"
 
     async def on_outcome(self, outcome: Outcome) -> None:
-        lock = self._locks.setdefault(outcome.game.channel_id, asyncio.Lock())
-        # build what depends on the game *now* before anything else can change it
-        lang = lang_of(self.bot)
-        text = summary(outcome, lang)
-        prompt = awaiting_line(outcome.game, lang, outcome.seat)
-        view = table_view(self.bot, outcome.game, lang)
-        snapshots = [(f"{outcome.game.kind}-{outcome.game.seq:04d}-{i}-{phase}.png", v)
-                     for i, (phase, v) in enumerate(list(outcome.snapshots)[-10:])]
-        task = asyncio.get_running_loop().create_task(
-            self._post(lock, outcome.game, text, prompt, view, snapshots, lang))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        """Record what this committed action changes on the table; the writer shows it.
 
-    async def _post(self, lock, game, text, prompt, view, snapshots, lang) -> None:
-        async with lock:
+        A new message is posted when a phase has ended (its image) and the table now waits
+        for a human who was not yet told in this phase, or when the game is over, or when
+        three phase images are waiting; otherwise the live message is edited. Humans awaited
+        when a message is posted are mentioned in it; one who becomes awaited in the middle
+        of a phase is mentioned by a short reminder only if they have not acted
+        ``nudge_delay`` seconds later. Nobody is mentioned for a card window: being asked
+        there must look the same for every hand."""
+        game = outcome.game
+        lang = self.lang
+        table = self.tables.get(game.id)
+        if table is None:
+            table = self.tables[game.id] = Table(game.id, int(game.channel_id), game.kind)
+        phase = game.rules.phase_name(game.state) if game.state is not None else None
+        if phase != table.phase or outcome.snapshots:
+            table.phase = phase
+            table.mentioned = set()
+        new_lines = summary_lines(outcome, lang)
+        table.images = (table.images + list(outcome.snapshots))[-MAX_IMAGES:]
+        actor_here = outcome.seat >= 0 and not (outcome.by_ai or outcome.timed_out)
+        if actor_here:
+            table.nudges.pop(outcome.seat, None)  # they are at the keyboard
+        fresh = [p for p in game.awaiting() if not game.seats[p].get("ai")
+                 and p not in table.mentioned and not in_card_window(game, p)]
+        over = game.status != "active"
+        if over or (table.images and (fresh or len(table.images) >= 3)):
+            self._new_message(table)
+            for seat in fresh:
+                table.mentioned.add(seat)
+                table.nudges.pop(seat, None)
+                if not (actor_here and seat == outcome.seat):
+                    table.ping.append(game.seats[seat]["id"])
+        else:
+            for seat in fresh:
+                if seat not in table.nudges and not (actor_here and seat == outcome.seat):
+                    self._arm_nudge(table, game, seat)
+        if table.lines and not fits(table.header, table.lines + new_lines, table.footer):
+            self._new_message(table)  # a full message is kept whole; the story goes on below
+        table.lines.extend(new_lines)
+        table.awaited = {game.seats[p]["id"] for p in game.awaiting()}
+        table.header = self._header(game, lang)
+        table.footer = status_line(game, lang)
+        table.view = table_view(self.bot, game, lang)
+        table.finished = over
+        table.dirty = True
+        self._wake(table)
+
+    @staticmethod
+    def _new_message(table: Table) -> None:
+        """The next write posts a new live message; the current one is retired as it stands."""
+        if table.repost:
+            return  # a post is already on its way: it takes what comes meanwhile
+        if table.live_id is not None:
+            table.retired.append((table.live_id, compose(table.header, table.lines, "")))
+            table.live_id = None
+        table.lines = []
+        table.repost = True
+
+    def _arm_nudge(self, table: Table, game: LiveGame, seat: int) -> None:
+        self._nudge_ids += 1
+        table.nudges[seat] = nudge = self._nudge_ids
+        task = asyncio.get_running_loop().create_task(self._nudge(table, game, seat, nudge))
+        self._nudge_tasks.add(task)
+        task.add_done_callback(self._nudge_tasks.discard)
+
+    async def _nudge(self, table: Table, game: LiveGame, seat: int, nudge: int) -> None:
+        """Mention a human who became awaited mid-phase and has not acted since."""
+        await self.pacer.sleep(self.nudge_delay)
+        if (table.nudges.get(seat) != nudge or self.tables.get(table.game_id) is not table
+                or seat not in game.awaiting() or seat in table.mentioned
+                or in_card_window(game, seat)):
+            return
+        del table.nudges[seat]
+        table.mentioned.add(seat)
+        table.ping.append(game.seats[seat]["id"])
+        self._new_message(table)
+        table.dirty = True
+        self._wake(table)
+
+    def _wake(self, table: Table) -> None:
+        writer = self._writers.get(table.channel_id)
+        if writer is None or writer.done():
+            task = asyncio.get_running_loop().create_task(self._write_all(table.channel_id))
+            self._writers[table.channel_id] = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _channel(self, channel_id: int):
+        return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+
+    async def _write_all(self, channel_id: int) -> None:
+        """The channel's writer: one write at a time, each as late as the pacer allows, so
+        that whatever piled up meanwhile goes out together."""
+        while True:
+            pending = [tb for tb in self.tables.values()
+                       if tb.channel_id == channel_id and (tb.dirty or tb.retired)]
+            if not pending:
+                return
+            table = pending[0]
+            await self.pacer.slot(channel_id)
             try:
-                channel = self.bot.get_channel(int(game.channel_id)) or await self.bot.fetch_channel(
-                    int(game.channel_id))
-                files = []
-                for filename, v in snapshots:
-                    files.append(await render_file(game.kind, v, lang, filename))
-                content = "\n".join(x for x in (text, prompt) if x) or "…"
-                kwargs = {"allowed_mentions": USER_MENTIONS}
+                await self._write_one(table)
+            except Exception:
+                log.exception("could not update the table of game %s", table.game_id)
+                table.dirty = False
+                table.retired.clear()
+            if table.finished and not table.dirty and not table.retired:
+                self.tables.pop(table.game_id, None)
+
+    async def _write_one(self, table: Table) -> None:
+        channel = await self._channel(table.channel_id)
+        if table.dirty:
+            table.dirty = False
+            content = compose(table.header, table.lines, table.footer)
+            if table.repost or table.live_id is None:
+                # only those still awaited when the post is made
+                images = table.images
+                ping = [u for u in dict.fromkeys(table.ping) if u in table.awaited]
+                table.images, table.ping, table.repost = [], [], False
+                files = [await render_file(table.kind, v, self.lang,
+                                           f"{table.kind}-{table.game_id}-{i}-{phase}.png")
+                         for i, (phase, v) in enumerate(images)]
+                kwargs = {"allowed_mentions": discord.AllowedMentions(
+                    users=[discord.Object(int(u)) for u in ping], roles=False, everyone=False)}
                 if files:
                     kwargs["files"] = files
-                if view is not None:
-                    kwargs["view"] = view
-                await channel.send(content[:2000], **kwargs)
-            except Exception:
-                log.exception("could not post the table message for game %s", game.id)
+                if table.view is not None:
+                    kwargs["view"] = table.view
+                mentions = " ".join(f"<@{u}>" for u in ping)
+                text = f"{mentions}\n{content}" if mentions else content
+                if table.live_id is not None:
+                    table.retired.append((table.live_id, ""))
+                message = await channel.send(text[:MAX_CONTENT], **kwargs)
+                table.live_id = message.id
+            else:
+                await channel.get_partial_message(table.live_id).edit(
+                    content=content, view=table.view, allowed_mentions=NO_MENTIONS)
+            return
+        # a message that stopped being the live one loses its buttons
+        message_id, final = table.retired.pop(0)
+        kwargs = {"content": final} if final else {}
+        with contextlib.suppress(discord.NotFound):
+            await channel.get_partial_message(message_id).edit(
+                view=None, allowed_mentions=NO_MENTIONS, **kwargs)
+
+    async def close_table(self, game: LiveGame, final_line: str = "") -> None:
+        """The game ended without a final action (cancelled): retire its live message."""
+        table = self.tables.get(game.id)
+        if table is None:
+            return
+        if table.live_id is not None:
+            table.retired.append((table.live_id, compose(table.header, table.lines, final_line)))
+            table.live_id = None
+        table.dirty = False
+        table.finished = True
+        self._wake(table)
+
+    async def write(self, channel_id: int, coro_factory) -> None:
+        """Any other write to a game channel (lobby edits, notices) shares the pacing."""
+        await self.pacer.slot(int(channel_id))
+        await coro_factory()
 
     async def on_game_broken(self, game_id: int, channel_id: str, error: str) -> None:
-        lang = lang_of(self.bot)
+        lang = self.lang
         try:
             channel = self.bot.get_channel(int(channel_id))
             if channel is not None:
-                await channel.send(t("bot.game_broken", lang, error=error[:200]))
+                await self.write(int(channel_id), lambda: channel.send(
+                    t("bot.game_broken", lang, error=clip(error, 200)),
+                    allowed_mentions=NO_MENTIONS))
         except Exception:
             log.exception("could not report broken game %s", game_id)
 
     async def drain(self) -> None:
-        """Wait for every pending post (tests, shutdown)."""
+        """Wait for every pending write (tests, shutdown); pending reminders are dropped."""
+        for task in list(self._nudge_tasks):
+            task.cancel()
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    def idle(self) -> bool:
+        return not self._tasks

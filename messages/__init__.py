@@ -10,6 +10,8 @@ instead of crashing a game.
 from __future__ import annotations
 
 import tomllib
+import unicodedata
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 
@@ -65,6 +67,26 @@ def t(key: str, lang: str = DEFAULT_LANG, **params) -> str:
 
 def has(key: str, lang: str = DEFAULT_LANG) -> bool:
     return key in catalogue(lang)
+
+
+def fold(text: str) -> str:
+    """Text as names are compared: case, accents, spaces and punctuation ignored
+    (``"Pondeuse musclée"`` and ``"PONDEUSE MUSCLEE"`` fold to the same thing)."""
+    decomposed = unicodedata.normalize("NFKD", str(text).casefold())
+    return "".join(c for c in decomposed if c.isalnum())
+
+
+def resolve(text: str, ids: Iterable[str], key: str) -> str | None:
+    """The id among ``ids`` that ``text`` names: the id itself, or its name
+    (``key.format(id=...)``) in any catalogue language. None when nothing matches."""
+    want = fold(text)
+    if not want:
+        return None
+    for i in ids:
+        if want == fold(i) or any(want == fold(t(key.format(id=i), lang))
+                                  for lang in languages()):
+            return i
+    return None
 
 
 def _game_messages(kind: str):

@@ -30,7 +30,8 @@ def cards_label(cids, lang: str = "en") -> str:
 
 
 def tile_name(tile: str, lang: str = "en") -> str:
-    return t(f"cubosaurs.tile.{tile}", lang)
+    key = f"cubosaurs.tile.{tile}"
+    return t(key, lang) if has(key) else str(tile)
 
 
 def direction_word(direction: int, lang: str = "en") -> str:

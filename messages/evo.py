@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from engine.core import IllegalAction
-from messages import t
+from messages import has, t
 
 
 def card_name(card: str, lang: str = "en") -> str:
-    return t(f"evo.card.{card}.name", lang)
+    """A card's printed name; an unknown id is shown as it was given."""
+    key = f"evo.card.{card}.name"
+    return t(key, lang) if has(key) else str(card)
 
 
 def gene_name(gene: str, lang: str = "en") -> str:
-    return t(f"evo.gene.{gene}", lang)
+    key = f"evo.gene.{gene}"
+    return t(key, lang) if has(key) else str(gene)
 
 
 def _who(names: list[str], p) -> str:

@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,3 +36,105 @@ async def simcord_bot(darwin_config):
     bot = DarwinBot(darwin_config)
     yield bot
     await bot.stop_services()
+
+
+class VirtualClock:
+    """The host's clock on SimCord's virtual time (deadlines, records and timers agree)."""
+
+    def __init__(self, env) -> None:
+        self.env = env
+
+    def now(self) -> float:
+        return self.env.now().timestamp()
+
+    def call_later(self, delay, callback):
+        import asyncio
+
+        return asyncio.get_running_loop().call_later(delay, callback)
+
+
+def virtual_pacing(env, bot=None) -> None:
+    """Table writes wait on SimCord's virtual clock: a wait never blocks settlement and ends
+    only when the test advances time (``flush``), as a player's think time would. The host's
+    clock reads the same virtual time (a bot made for a restart takes
+    ``clock=VirtualClock(env)``)."""
+    import asyncio
+
+    bot = bot or env.bot
+    bot.host.clock = VirtualClock(env)
+    pacer = bot.listener.pacer
+    pacer.now = lambda: env.now().timestamp()
+    pacer.sleep = lambda seconds: env.external_wait(asyncio.sleep(seconds),
+                                                    reason="channel write pacing")
+
+
+async def flush(env, step: float = 1.0, limit: int = 120) -> None:
+    """Advance virtual time until every pending table write is made."""
+    for _ in range(limit):
+        if env.bot.listener.idle():
+            return
+        await env.advance_time(step)
+    raise AssertionError("the table writer never became idle")
+
+
+class ChannelWrites:
+    """Every post and edit the bot makes to channel messages, with its virtual time."""
+
+    def __init__(self, env, tag=None) -> None:
+        self.env = env
+        self.writes: list[tuple[float, str, str, dict]] = []  # (time, method, path, json)
+        self.tags: list = []  # tag() at each write (for example the game's phase)
+        http = env.bot.http
+        original = http.request
+
+        async def request(route, **kwargs):
+            path = route.path
+            if path.startswith("/channels/{channel_id}/messages") and route.method in (
+                    "POST", "PATCH"):
+                payload = kwargs.get("json")
+                if payload is None and kwargs.get("form"):
+                    import json
+
+                    form = kwargs["form"]
+                    payload = next((json.loads(f["value"]) for f in form
+                                    if f.get("name") == "payload_json"), {})
+                self.writes.append((env.now().timestamp(), route.method, path, payload or {}))
+                self.tags.append(tag() if tag else None)
+            return await original(route, **kwargs)
+
+        http.request = request
+
+    def posts(self) -> list[dict]:
+        return [w[3] for w in self.writes if w[1] == "POST"]
+
+    def mentions(self) -> list[tuple[str, object]]:
+        """(user id, tag) for every user a post was allowed to mention."""
+        return [(str(u), tag) for w, tag in zip(self.writes, self.tags, strict=True) if w[1] == "POST"
+                for u in (w[3].get("allowed_mentions") or {}).get("users", [])]
+
+    def max_in_window(self, window: float = 5.0) -> int:
+        times = sorted(w[0] for w in self.writes)
+        best = 0
+        j = 0
+        for i, at in enumerate(times):
+            while times[j] <= at - window:
+                j += 1
+            best = max(best, i - j + 1)
+        return best
+
+
+@pytest_asyncio.fixture
+async def simcord_env(simcord_bot, request):
+    """SimCord's environment (as its plugin makes it), with table writes on virtual time."""
+    from simcord import Env
+
+    marker = request.node.get_closest_marker("simcord")
+    env = Env(simcord_bot, **(marker.kwargs if marker else {}))
+    await env.start()
+    virtual_pacing(env)
+    try:
+        yield env
+    finally:
+        await env.shutdown()
+        if env.check_errors:
+            env._raise_errors_since(env._errors_acknowledged)

@@ -14,7 +14,7 @@ from cogs.bot import DarwinBot
 from engine.evo.ai import choose_action
 from engine.evo.data import rules_data
 from messages import t
-from tests.conftest import make_config
+from tests.conftest import flush, make_config
 
 CARD_NAMES = {c: t(f"evo.card.{c}.name") for c in rules_data()["cards"]["deck"]}
 
@@ -66,6 +66,7 @@ def custom_ids(message):
 async def perform(env, channel, user, game, seat, action, turn):
     """Send one action the way a player would: slash commands, buttons or menus."""
     kind = action["type"]
+    await flush(env)
     msg = last_table(channel)
     if kind == "move":
         r = await user.slash(channel, "evo move", **{"from": action["from"], "to": action["to"]})
@@ -77,7 +78,7 @@ async def perform(env, channel, user, game, seat, action, turn):
     elif kind == "hatch":
         r = await user.slash(channel, "evo hatch", region=action["region"])
     elif kind == "lose":
-        select = f"dw:s:{game.id}:{seat}"
+        select = f"dw:s:{game.id}:{game.seq}:{seat}:lose"
         value = json.dumps(action, separators=(",", ":"), sort_keys=True)
         if select in custom_ids(msg) and turn % 2:
             r = await user.select(msg, [value], custom_id=select)
@@ -107,6 +108,7 @@ async def drive_to_end(env, channel, game, users_by_seat, max_actions=2000):
         r = await perform(env, channel, users_by_seat[seat], game, seat, action, game.state.turn)
         assert r.acknowledged
         assert game.seq == before + 1, (action, reply_text(r))
+    await flush(env)
     return host, count
 
 
