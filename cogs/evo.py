@@ -16,7 +16,7 @@ from cogs.game import MAX_CHOICES, GameCog
 from cogs.table import ActButton, ActSelect, HandButton
 from engine import IllegalAction
 from engine.evo.data import GENE_KINDS
-from host import HostError, LiveGame
+from host import AUTOPASS_MODES, HostError, LiveGame
 from messages import resolve, t
 from messages.evo import card_name, gene_name
 
@@ -261,9 +261,9 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
 
     @app_commands.command(name="autopass",
                           description="Card windows: when the bot passes for you")
-    @app_commands.describe(mode="playable: when you hold nothing playable there; always; off")
-    @app_commands.choices(mode=[app_commands.Choice(name=x, value=x)
-                                for x in ("playable", "always", "off")])
+    @app_commands.describe(mode="always (unless you play first), playable (only when you hold "
+                                "nothing playable: others may notice), off")
+    @app_commands.choices(mode=[app_commands.Choice(name=x, value=x) for x in AUTOPASS_MODES])
     async def autopass(self, interaction: discord.Interaction, mode: str) -> None:
         async with self.refusing(interaction):
             self._game(interaction)

@@ -209,7 +209,13 @@ def table_view(bot, game: LiveGame, lang: str) -> discord.ui.View | None:
     if game.status != "active":
         return None
     view = discord.ui.View(timeout=None)
+    seen: set[str] = set()
     for item in bot.game_cog(game.kind).table_items(game, lang):
+        # one button per action: a Pass valid for several awaited players is drawn once
+        cid = getattr(item, "custom_id", None)
+        if cid in seen or len(view.children) >= 25:
+            continue
+        seen.add(cid)
         view.add_item(item)
     return view if view.children else None
 

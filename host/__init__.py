@@ -3,6 +3,6 @@
 It sits between the Discord cogs and the engine and imports neither ``discord`` nor any cog.
 """
 
-from host.host import GameHost, HostError, LiveGame, Outcome, RealClock
+from host.host import AUTOPASS_MODES, GameHost, HostError, LiveGame, Outcome, RealClock
 
-__all__ = ["GameHost", "HostError", "LiveGame", "Outcome", "RealClock"]
+__all__ = ["AUTOPASS_MODES", "GameHost", "HostError", "LiveGame", "Outcome", "RealClock"]

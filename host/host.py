@@ -26,9 +26,11 @@ log = logging.getLogger("darwin.host")
 
 RECENT_EVENTS = 40
 
-# When the bot passes for a human in a card window: "playable" = when nothing in their hand
-# is playable there, "always" = every time, "off" = never (they are always asked).
-AUTOPASS_MODES = ("playable", "always", "off")
+# When the bot passes for a human in a card window (after the host's window_delay):
+# "always" (the default) = every time, unless they play a card first: the table then looks the
+# same whatever they hold; "playable" = only when nothing in their hand is playable there
+# (quicker, but the wait shows that they could play); "off" = never, they are always awaited.
+AUTOPASS_MODES = ("always", "playable", "off")
 
 
 class HostError(Exception):
@@ -102,8 +104,8 @@ class LiveGame:
 
     def autopass(self, seat: int) -> str:
         """A seat's auto-pass setting for card windows (see :data:`AUTOPASS_MODES`)."""
-        mode = self.seats[seat].get("autopass", "playable")
-        return mode if mode in AUTOPASS_MODES else "playable"
+        mode = self.seats[seat].get("autopass", AUTOPASS_MODES[0])
+        return mode if mode in AUTOPASS_MODES else AUTOPASS_MODES[0]
 
 
 @dataclass

@@ -389,3 +389,4 @@ async def test_games_are_not_offered_in_direct_messages(simcord_env):
     zed = env.create_user("zed")
     offered = zed.available_commands()
     assert not [c for c in offered if c.split()[0] in ("evo", "cubosaurs")], offered
+
