@@ -411,6 +411,45 @@ def gene_icon(kind: str, size: int) -> Image.Image:
     return im.resize((size, size), Image.LANCZOS)
 
 
+# Pips of each die face on a 3 x 3 grid (column, row).
+PIPS = {1: ((1, 1),), 2: ((0, 0), (2, 2)), 3: ((0, 0), (1, 1), (2, 2)),
+        4: ((0, 0), (2, 0), (0, 2), (2, 2)), 5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+        6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2))}
+
+
+@lru_cache(maxsize=32)
+def die_face(face: int, size: int) -> Image.Image:
+    """One face of the die (RGBA, ``size`` pixels square): white, dark edge, red pips."""
+    S = size * SS
+    big = Image.new("RGBA", (S, S), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    edge = max(SS, S // 14)
+    d.rounded_rectangle((0, 0, S - 1, S - 1), radius=S // 5, fill=HEX_LINE + (255,))
+    d.rounded_rectangle((edge, edge, S - 1 - edge, S - 1 - edge), radius=S // 6,
+                        fill=WHITE + (255,))
+    r = S * 0.085
+    for col, row in PIPS.get(face, ()):
+        x, y = S * (0.25 + 0.25 * col), S * (0.25 + 0.25 * row)
+        d.ellipse((x - r, y - r, x + r, y + r), fill=FACE_INK + (255,))
+    return big.resize((size, size), Image.LANCZOS)
+
+
+def _meteor_dice(img: Image.Image, cx: float, top: float, faces: tuple[int, ...],
+                 room: float) -> None:
+    """The die faces printed on a meteorite square, under it (``room`` wide, down to the
+    bottom of the picture): up to three a row."""
+    gap = 3
+    cols = min(len(faces), 3)
+    rows = -(-len(faces) // cols)
+    size = int(min(16, (room - gap * (cols - 1)) / cols,
+                   (HEIGHT - top - 2 - gap * (rows - 1)) / rows))
+    for k, f in enumerate(faces):
+        row, col = divmod(k, cols)
+        in_row = min(cols, len(faces) - row * cols)
+        x = cx + (col - (in_row - 1) / 2) * (size + gap)
+        paste(img, die_face(f, size), x, top + row * (size + gap) + size / 2)
+
+
 # --- the background: all that stays put during a climate ------------------------------------------
 
 def _meteor_step(last: int) -> float:
@@ -478,7 +517,8 @@ def background(players: int, zones: tuple[str, ...], track: tuple[str, ...], las
         size, word = fit_size(t(f"evo.zone.{zone}", lang), room, 21, False, 13)
         text(img, tx, ZONES_Y + 42, word, size, False, ZONE_INK[zone])
 
-    # Meteorite track: squares 0..last, the die faces that end the game under them.
+    # Meteorite track: squares 0..last, the die faces that end the game under them (each
+    # rolled square shows all of its faces, as the printed track does).
     size, word = fit_size(t("render.meteorite", lang), METEOR_X - 24, 24, True, 14)
     text(img, 16, METEOR_Y + 24, word, size, True)
     face_of = dict(faces)
@@ -493,8 +533,7 @@ def background(players: int, zones: tuple[str, ...], track: tuple[str, ...], las
         d.rectangle((cx - h, cy - h, cx + h, cy + h), fill=fill, outline=HEX_LINE, width=2)
         text(img, cx, cy, str(i), 18, True, ink, "mm")
         if i in face_of:
-            text(img, cx, cy + h + 11, "·".join(str(f) for f in face_of[i]), 15, True,
-                 FACE_INK, "mm")
+            _meteor_dice(img, cx, cy + h + 3, face_of[i], _meteor_step(last) - 4)
 
     # Right column: title, gene column names, the empty player cards with gene icons.
     size, word = fit_size(t("render.initiative", lang), PANEL_W, 28, True, 16)
@@ -723,6 +762,9 @@ def board_palette() -> Image.Image:
     for j, gene in enumerate(("card", *GENE_KINDS)):
         paste(sheet, gene_icon(gene, 26), 260 + j * 34, 3 * 72 + 20)
         paste(sheet, gene_icon(gene, 44), 260 + j * 50, 3 * 72 + 70)
+    for f in range(1, 7):
+        for k, size in enumerate((16, 13, 12)):
+            paste(sheet, die_face(f, size), 680 + f * 60 + k * 18, 3 * 72 + 60)
     grounds = ((CARD_BG, (INK, MUTED, AWAIT)), (BG, (INK, MUTED, *ZONE_INK.values())),
                (CAPTION_BG, (WHITE, CAPTION_HI)), (FACE_FILL, (INK, FACE_INK)),
                (END_FILL, (WHITE,)))

@@ -871,6 +871,13 @@ def test_meteorite_die_faces_grow_towards_the_end():
         assert METEOR_FACES[a] <= METEOR_FACES[c]
 
 
+def test_meteorite_rolled_squares_show_several_faces():
+    # "S'il arrive sur une case illustrée de plusieurs faces de dé" / "diverse facce di dado"
+    assert METEOR_FACES and all(len(faces) >= 2 for faces in METEOR_FACES.values())
+    assert all(faces <= set(range(1, 7)) for faces in METEOR_FACES.values())
+    assert max(METEOR_FACES) < METEOR_LAST
+
+
 def test_meteorite_plain_square_rolls_no_die():
     s = _before_meteorite(1)
     s2, ev = act(s, 0, EVO.legal_actions(s, 0)[0])

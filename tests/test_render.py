@@ -189,6 +189,57 @@ def test_hidden_hand_is_never_drawn():
     assert render_evo(mine) == render_evo(public)
 
 
+def _blobs(img: Image.Image, inside) -> int:
+    """How many 4-connected groups of pixels satisfy ``inside(rgb)``."""
+    w, h = img.size
+    px = img.load()
+    seen: set = set()
+    count = 0
+    for y in range(h):
+        for x in range(w):
+            if (x, y) in seen or not inside(px[x, y]):
+                continue
+            count += 1
+            todo = [(x, y)]
+            seen.add((x, y))
+            while todo:
+                a, b = todo.pop()
+                for c, d in ((a + 1, b), (a - 1, b), (a, b + 1), (a, b - 1)):
+                    if 0 <= c < w and 0 <= d < h and (c, d) not in seen and inside(px[c, d]):
+                        seen.add((c, d))
+                        todo.append((c, d))
+    return count
+
+
+def _pip(rgb) -> bool:
+    r, g, b = rgb[:3]
+    return r > 120 and g < 90 and b < 90
+
+
+@pytest.mark.parametrize("face", range(1, 7))
+@pytest.mark.parametrize("size", [12, 13, 16])
+def test_die_face_has_its_pips(face, size):
+    sprite = R.die_face(face, size)
+    flat = Image.new("RGB", sprite.size, R.WHITE)
+    flat.paste(sprite, (0, 0), sprite)
+    assert _blobs(flat, _pip) == face
+
+
+def test_meteorite_squares_show_all_their_die_faces():
+    """A rolled square of the meteorite track shows each of its faces as a die face (the
+    printed track's "several faces"); a plain square shows none."""
+    view = next(v for _, v in play(3, 1))
+    meteor = view["meteor"]
+    img = decode(render_evo(view)).convert("RGB")
+    step = R._meteor_step(meteor["last"])
+    for square in range(meteor["last"]):
+        cx, cy = R._meteor_square(square, meteor["last"])
+        below = img.crop((round(cx - step / 2), round(cy + R.METEOR_SQ / 2 + 2),
+                          round(cx + step / 2), R.HEIGHT))
+        faces = meteor["faces"].get(str(square), [])
+        assert _blobs(below, _pip) == sum(faces), (square, faces)
+
+
 def test_fixed_palette_keeps_flat_colours_exact(auction_view):
     flat = [*R.PLAYER_RGB, *R.TERRAIN_RGB.values(), R.BG, R.INK, R.SEA, R.CARD_BG,
             *(R.zone_fill(t, z) for t in R.TERRAINS for z in R.ZONES)]
