@@ -32,10 +32,13 @@ def choose_with(rules, state: Any, player: int, level: str, policies: dict[str, 
                 seed: Callable[[Any, int, dict], int]) -> dict:
     """What a game's ``choose_action`` does: build ``player``'s view and the decision seed
     (``seed(state, player, view)``, from public facts only), ask the level's policy, and
-    return one of the legal actions."""
+    return one of the legal actions (the only one at once, without a view: every policy
+    returns one of the legal actions)."""
     legal = rules.legal_actions(state, player)
     if not legal:
         raise IllegalAction("not_your_turn", player=player, waiting=rules.to_act(state))
+    if len(legal) == 1:  # nothing to decide (e.g. a card window with nothing playable)
+        return legal[0]
     key = (policies.get(level), level)
     policy = _SHARED.get(key)
     if policy is None:

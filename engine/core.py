@@ -8,6 +8,10 @@ The contract, in the spirit of OpenSpiel's Python games:
 * ``new_game(seats, seed, options)`` -> state; ``new_game_with_events`` also gives the
   opening events
 * ``to_act(state)`` -> the players whose input is awaited now (possibly several at once)
+* ``card_window(state, player)`` -> True when ``player`` is awaited in a card window: a pause
+  only for event cards, where ``{"type": "pass"}`` is always legal (the host may pass for a
+  human who asked it to); False in every other decision, and always False in a game without
+  such windows
 * ``legal_actions(state, player)`` -> every legal action of that player, as plain dicts
 * ``apply_action(state, player, action, observer=None)`` -> ``(new_state, events)``; the old
   state is never modified; an illegal action raises :class:`IllegalAction` and nothing
@@ -217,6 +221,8 @@ class GameRules(Protocol):
                              observer: Any = None) -> tuple[Any, list[Event]]: ...
 
     def to_act(self, state: Any) -> list[int]: ...
+
+    def card_window(self, state: Any, player: int) -> bool: ...
 
     def legal_actions(self, state: Any, player: int) -> list[Action]: ...
 

@@ -8,9 +8,11 @@ by name; dice are forced through the state's random generator.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from engine import IllegalAction
+from engine import IllegalAction, Seat
 from engine.evo import EVO, check_invariants, scenario
 from engine.evo.cards import TIMING
 from engine.evo.data import board_for
@@ -885,3 +887,44 @@ def test_card_timing_at_phase_starts(card, number):
     if not offered:
         with pytest.raises(IllegalAction):
             EVO.apply_action(s, 0, {"type": "play", "card": card})
+
+
+# --- the contract's card_window ---------------------------------------------------------------
+
+def test_card_window_is_true_only_for_the_player_asked_in_a_window():
+    s = cards_scenario({0: ["cata"], 2: ["eon_calme"]}, phase="climate")
+    assert [EVO.card_window(s, p) for p in range(3)] == [True, False, False]
+    s, _ = act(s, 0, {"type": "pass"})
+    assert [EVO.card_window(s, p) for p in range(3)] == [False, False, True]
+    s, _ = drive(s, lambda z: z.window is None)
+    assert s.stage == "move" and EVO.to_act(s) and not any(EVO.card_window(s, p) for p in range(3))
+    over = cards_scenario({0: ["cata"]}, phase="survival", meteor=DATA["meteorite"]["last"] - 1)
+    over, _ = drive(over, EVO.is_over)
+    assert not any(EVO.card_window(over, p) for p in range(3))
+
+
+def test_card_window_always_offers_pass_in_random_games():
+    for seed in range(4):
+        s = EVO.new_game([Seat(f"p{i}", f"P{i}") for i in range(3)], seed)
+        rnd = random.Random(seed)
+        while not EVO.is_over(s):
+            waiting = EVO.to_act(s)
+            for p in range(s.n):
+                in_window = EVO.card_window(s, p)
+                assert in_window == (s.window is not None and p in waiting)
+                if in_window:
+                    assert {"type": "pass"} in EVO.legal_actions(s, p)
+            p = waiting[0]
+            EVO.apply_in_place(s, p, rnd.choice(EVO.legal_actions(s, p)))
+
+
+def test_cubosaurs_has_no_card_windows():
+    from engine import get_game
+
+    cubo = get_game("cubosaurs")
+    s = cubo.new_game([Seat(f"p{i}", f"P{i}") for i in range(3)], 5)
+    rnd = random.Random(5)
+    while not cubo.is_over(s):
+        p = cubo.to_act(s)[0]
+        assert not any(cubo.card_window(s, q) for q in range(3))
+        cubo.apply_in_place(s, p, rnd.choice(cubo.legal_actions(s, p)))

@@ -55,6 +55,10 @@ class CubosaursGame:
     def to_act(self, state: CuboState) -> list[int]:
         return rules.to_act(state)
 
+    def card_window(self, state: CuboState, player: int) -> bool:
+        """Cubosaurs has no card windows: every decision is a player's own turn."""
+        return False
+
     def legal_actions(self, state: CuboState, player: int) -> list[dict]:
         return rules.legal_actions(state, player)
 

@@ -14,6 +14,9 @@ Actions are dicts: ``{"type": "move", "from": "C4", "to": "D4"}``, ``{"type": "e
 ``{"type": "hatch", "region": "C5"}``, ``{"type": "lose", "regions": ["B2"]}``,
 ``{"type": "bid", "gene": 0, "amount": 3}`` (gene = slot on the auction table),
 ``{"type": "pass"}``, ``{"type": "play", "card": "accident", "target": 1, "region": "E5"}``.
+
+``card_window(state, player)`` tells whether ``player`` is asked in a card window (an event-card
+pause where ``{"type": "pass"}`` is always legal); windows are listed in :mod:`engine.evo.cards`.
 """
 
 from __future__ import annotations
@@ -48,6 +51,10 @@ class EvoGame:
 
     def to_act(self, state: EvoState) -> list[int]:
         return rules.to_act(state)
+
+    def card_window(self, state: EvoState, player: int) -> bool:
+        """True when a card window is open and ``player`` is the one asked in it."""
+        return rules.card_window(state, player)
 
     def legal_actions(self, state: EvoState, player: int) -> list[dict]:
         return rules.legal_actions(state, player)

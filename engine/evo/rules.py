@@ -76,6 +76,12 @@ def turn_order(state: EvoState) -> list[int]:
     return [first] + [p for p in state.order if p != first]
 
 
+def card_window(state: EvoState, player: int) -> bool:
+    """True when a card window is open and ``player`` is the one asked (pass is legal)."""
+    w = state.window
+    return w is not None and state.phase != OVER and w["order"][w["i"]] == player
+
+
 def region_name(state: EvoState, r: int) -> str:
     return board(state).names[r]
 
