@@ -236,3 +236,15 @@ def test_policy_for_levels():
     assert isinstance(policy_for("strong"), StrongPolicy)
     with pytest.raises(ValueError):
         policy_for("godlike")
+
+
+# --- card windows --------------------------------------------------------------------------------------
+
+def test_a_window_with_nothing_playable_is_passed_without_looking(monkeypatch):
+    """Windows open whenever someone holds a card: an AI with nothing playable passes at once
+    (no view is built, no rule of thumb is run)."""
+    state = EVO.scenario(3, seed=1, phase="climate", hands={0: ["on_crame"], 1: ["encore"]})
+    assert EVO.card_window(state, 0) and EVO.legal_actions(state, 0) == [{"type": "pass"}]
+    monkeypatch.setattr(EVO, "view", lambda *a: (_ for _ in ()).throw(AssertionError("view")))
+    for level in ("random", "fast", "strong"):
+        assert choose_action(EVO, state, 0, level) == {"type": "pass"}

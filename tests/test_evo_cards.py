@@ -11,12 +11,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from engine import IllegalAction, Seat
 from engine.evo import EVO, check_invariants, scenario
 from engine.evo.cards import TIMING
 from engine.evo.data import board_for
 from engine.evo.state import BIRTHS, EVOLUTION, INITIATIVE, MOVEMENT, SURVIVAL
+from tests import properties
 from tests.evo_helpers import (
     BEACH,
     DATA,
@@ -26,6 +29,7 @@ from tests.evo_helpers import (
     TRACK,
     act,
     assert_illegal,
+    default_action,
     drive,
     events_of,
     forced,
@@ -135,9 +139,19 @@ def test_card_not_in_hand_unknown_and_wrong_time():
     assert_illegal(s, 0, {"type": "end"}, "card_window_open")
 
 
-def test_window_asks_only_when_a_card_is_playable():
-    # ON CRAME is a phase-5 card: no window opens at the start of the climate phase
+def test_window_opens_whatever_the_card_held():
+    # ON CRAME is a phase-5 card: the climate window still asks its holder (who can only
+    # pass), so that the pause reveals nothing about the hand
     s = cards_scenario({0: ["on_crame"]}, phase="climate")
+    at_window(s, "phase2", 0)
+    assert EVO.legal_actions(s, 0) == [{"type": "pass"}]
+    s, _ = act(s, 0, {"type": "pass"})
+    assert s.phase == MOVEMENT
+    at_window(s, "phase3", 0)
+
+
+def test_no_window_when_nobody_holds_a_card():
+    s = cards_scenario({}, phase="climate")
     assert s.window is None and s.phase == MOVEMENT
 
 
@@ -189,7 +203,8 @@ def test_only_one_climate_card_per_turn_first_in_order_plays_it():
 def test_climate_card_limit_resets_next_turn():
     s = cards_scenario({0: ["cata"], 1: ["gene_meteo"]}, phase="climate", climate=0)
     s, _ = play(s, 0, "cata")
-    assert s.window is None  # player 1's GÈNE MÉTÉO is no longer playable this turn
+    at_window(s, "phase2", 1)  # player 0 has no card left; player 1 may only pass now
+    assert EVO.legal_actions(s, 1) == [{"type": "pass"}]
     s, _ = drive(s, lambda x: x.turn == 4 and x.window is not None and x.window["at"] == "phase2")
     assert card_plays(s, 1, "gene_meteo")
 
@@ -525,7 +540,7 @@ def _ciel_setup(p1_adults=5):
     s = cards_scenario({0: ["ciel_mon_mari"]}, phase="births",
                        dinos={0: [B.names[mine]], 1: nm(others), 2: [B.names[p2]]})
     # everybody hatches (defaults), then the end-of-births window opens for player 0
-    s, _ = drive(s, lambda z: z.window is not None or z.phase != BIRTHS)
+    s, _ = drive(s, lambda z: z.window is not None and z.window["at"] == "phase4_end")
     return s
 
 
@@ -545,8 +560,10 @@ def test_ciel_mon_mari_replaces_an_enemy_newborn():
 
 def test_ciel_mon_mari_needs_a_victim_with_five_dinos():
     s = _ciel_setup(3)  # player 1: 3 adults + 1 newborn
-    assert s.window is None  # nobody can play the card: no window, the turn goes on
-    assert s.phase in (SURVIVAL, EVOLUTION)
+    at_window(s, "phase4_end", 0)
+    assert not card_plays(s, 0, "ciel_mon_mari")
+    assert_illegal(s, 0, {"type": "play", "card": "ciel_mon_mari",
+                          "region": B.names[s.newborn[-1]]}, "card_not_playable")
 
 
 # --- phase 5: survival --------------------------------------------------------------------------
@@ -604,6 +621,9 @@ def test_gene_survivaliste_one_point_lost_per_dino_lost():
                        dinos={0: nm(mountains[:2] + beaches[:1]),
                               1: nm(of_terrain(HILL)[:1] + beaches[1:2]),
                               2: nm(beaches[2:3])}, mp=[10, 10, 10])
+    at_window(s, "phase5", 2)
+    assert not card_plays(s, 2, "gene_survivaliste")  # the end of the phase only
+    s, _ = act(s, 2, {"type": "pass"})
     at_window(s, "phase5_end", 2)
     assert s.mp == [11, 11, 11] and s.lost == [2, 1, 0]
     s2, ev = play(s, 2, "gene_survivaliste")
@@ -615,6 +635,7 @@ def test_gene_survivaliste_not_below_zero():
     mountains = of_terrain(MOUNTAIN)
     s = cards_scenario({2: ["gene_survivaliste"]}, phase="survival", climate=square_of(BEACH),
                        dinos={0: nm(mountains[:3]), 1: [], 2: []}, mp=[1, 10, 10])
+    s, _ = act(s, 2, {"type": "pass"})
     s2, _ = play(s, 2, "gene_survivaliste")
     assert s2.mp[0] == 0
 
@@ -724,6 +745,9 @@ def test_encore_reacts_to_a_card_played_on_own_turn():
     at_window(s, "reaction", 1)
     s, _ = play(s, 1, "encore")
     assert s.hands[1] == ["motivation"] and s.locked[1] == ["motivation"]
+    at_window(s, "reaction", 1)  # still holding a card: asked until they pass
+    assert EVO.legal_actions(s, 1) == [{"type": "pass"}]  # the retrieved card is locked
+    s, _ = act(s, 1, {"type": "pass"})
     assert s.window is None and EVO.to_act(s) == [0] and s.steps == 3
 
 
@@ -801,11 +825,13 @@ def test_eon_calme_can_be_played_any_time():
 def test_gene_inattendu_is_never_played_during_the_game_and_scores_two():
     beaches = of_terrain(BEACH)
     s = cards_scenario({0: ["gene_inattendu"]}, phase="climate")
-    assert s.window is None
+    at_window(s, "phase2", 0)
+    assert EVO.legal_actions(s, 0) == [{"type": "pass"}]
     assert_illegal(s, 0, {"type": "play", "card": "gene_inattendu"}, "card_wrong_time")
     end = cards_scenario({0: ["gene_inattendu"]}, phase="survival", climate=square_of(BEACH),
                          meteor=DATA["meteorite"]["last"] - 1, mp=[10, 11, 11],
                          dinos={0: nm(beaches[:1]), 1: nm(beaches[1:2]), 2: nm(beaches[2:3])})
+    end, _ = drive(end, EVO.is_over)  # player 0 passes every window
     assert EVO.is_over(end)
     assert end.mp == [13, 12, 12]
     assert EVO.returns(end)[0]["player"] == 0
@@ -887,6 +913,142 @@ def test_card_timing_at_phase_starts(card, number):
     if not offered:
         with pytest.raises(IllegalAction):
             EVO.apply_action(s, 0, {"type": "play", "card": card})
+
+
+# --- windows reveal nothing: who is asked depends on public facts only --------------------------
+
+def twin_states(card_a: str, card_b: str, **kw):
+    """Two positions alike in everything public; player 1 holds ``card_a`` in one and
+    ``card_b`` in the other (besides the cards in ``hands``)."""
+    hands = kw.pop("hands", {})
+    a = cards_scenario({**hands, 1: [card_a] + hands.get(1, [])}, **kw)
+    b = cards_scenario({**hands, 1: [card_b] + hands.get(1, [])}, **kw)
+    assert a.hands != b.hands and EVO.view(a, None) == EVO.view(b, None)
+    return a, b
+
+
+def check_alike(a, b) -> None:
+    """Twins show the same table: same players asked, same windows, same public view (until
+    the final count, which shows who held GÈNE INATTENDU)."""
+    assert EVO.to_act(a) == EVO.to_act(b)
+    assert EVO.is_over(a) or EVO.view(a, None) == EVO.view(b, None)  # windows included
+    assert [EVO.card_window(a, p) for p in range(a.n)] == [EVO.card_window(b, p)
+                                                           for p in range(b.n)]
+
+
+def play_alike(a, b, choose, until, limit: int = 3000):
+    """Play the same actions on twins ``a`` and ``b`` (chosen by ``choose(a, p)``) until
+    ``until(a)``, checking them alike all along; returns them and, per action, (player,
+    action type, windows opened)."""
+    moments = []
+    for _ in range(limit):
+        check_alike(a, b)
+        if until(a):
+            return a, b, moments
+        (p,) = EVO.to_act(a)
+        action = choose(a, p)
+        a, ev_a = act(a, p, action)
+        b, ev_b = act(b, p, action)
+        opened = [e["at"] for e in events_of(ev_a, "window")]
+        assert opened == [e["at"] for e in events_of(ev_b, "window")]
+        moments.append((p, action["type"], opened))
+    raise AssertionError("the twins did not reach the goal")
+
+
+def test_deluge_and_ca_caille_holders_are_asked_alike():
+    """The issue's example: player 1 holds DÉLUGE at one table, ÇA CAILLE at the other. All
+    pass: both tables stop at the same windows, ask the same players in the same order and
+    close them at the same moments, turn after turn."""
+    a, b = twin_states("deluge", "ca_caille", phase="initiative", hands={0: ["encore"]})
+    a, b, moments = play_alike(a, b, lambda s, p: {"type": "pass"} if s.window else
+                               next(x for x in EVO.legal_actions(s, p) if x["type"] != "play"),
+                               lambda s: s.turn == 5 or EVO.is_over(s))
+    windows = [at for _, _, opened in moments for at in opened]
+    # every timing point of a turn opened its window, in both games, twice over
+    for at in ("phase1", "phase2", "phase3", "phase4", "phase4_end", "phase5", "phase5_end",
+               "phase6"):
+        assert windows.count(at) == 2, (at, windows)
+    passes = [p for p, kind, _ in moments if kind == "pass"]
+    assert set(passes) == {0, 1} and len(passes) == 2 * len(windows)  # both asked each time
+
+
+@pytest.mark.parametrize("cards_", [("motivation", "ca_caille"), ("eon_calme", "on_crame")])
+def test_a_player_who_cannot_move_is_skipped_whatever_they_hold(cards_):
+    x = hub(5)
+    ring = list(B.neighbours[x])
+    a, b = twin_states(*cards_, phase="movement", order=[1, 0, 2],
+                       dinos={1: [B.names[x]], 0: nm(ring), 2: []}, genes={0: {"horns": 3}})
+    a, b, moments = play_alike(a, b, lambda s, p: default_action(s, p),
+                               lambda s: s.phase != MOVEMENT)
+    # player 1 (first in the order, walled in) passed the phase-3 window and was never kept
+    # waiting on its turn, whether or not it could have played a card there
+    assert [kind for p, kind, _ in moments if p == 1] == ["pass"]
+    assert [kind for p, kind, _ in moments if p == 0][-1] == "end"
+
+
+@pytest.mark.parametrize("cards_", [("pondeuse_musclee", "ca_caille"),
+                                    ("plus_de_jeunesse", "gene_inattendu")])
+def test_a_player_with_blocked_births_is_asked_whatever_card_they_hold(cards_):
+    x = hub(5)
+    ring = list(B.neighbours[x])
+    a, b = twin_states(*cards_, phase="births", order=[1, 0, 2],
+                       dinos={1: [B.names[x]], 0: nm(ring), 2: []}, genes={0: {"horns": 3}})
+    a, b, _ = play_alike(a, b, lambda s, p: {"type": "pass"},
+                         lambda s: s.window is None)
+    # no free region: asked all the same, to give the births up (or play a birth card)
+    assert EVO.to_act(a) == EVO.to_act(b) == [1] and a.stage == "hatch"
+    assert {"type": "end"} in EVO.legal_actions(a, 1)
+    assert [x["type"] for x in EVO.legal_actions(b, 1)] == ["end"]
+
+
+def redeal_hidden(state, seed: int):
+    """The same game with every card nobody else can see redealt among the hands and the deck
+    (hand sizes kept; cards taken back with ENCORE stay where everyone saw them go)."""
+    other = state.clone()
+    pool = list(other.deck)
+    for q in range(other.n):
+        free = list(other.hands[q])
+        for c in other.locked[q]:
+            free.remove(c)
+        pool += free
+    random.Random(seed).shuffle(pool)
+    for q in range(other.n):
+        k = len(other.hands[q]) - len(other.locked[q])
+        other.hands[q], pool = list(other.locked[q]) + pool[:k], pool[k:]
+    other.deck = pool
+    return other
+
+
+@properties.examples(12)
+@given(seed=properties.seeds, n=st.sampled_from([3, 4, 5]), rnd=properties.choices,
+       redeal=st.integers(0, 2**32 - 1))
+def test_windows_do_not_depend_on_hidden_hands(seed, n, rnd, redeal):
+    """A random game, some way into turn 3 or later; its twin has every hidden card redealt
+    (same hand sizes). Played alike to the end, every card window passed and the other
+    choices random, both ask the same players, open and close the same windows, offer the
+    same non-card actions and show the same table."""
+    a = EVO.new_game([Seat(f"p{i}", f"P{i}") for i in range(n)], seed)
+    while a.turn < 3 or rnd.randrange(100) < 97:
+        if EVO.is_over(a):
+            return
+        p, action = properties.pick(rnd, EVO, a, lambda x: x["type"])
+        EVO.apply_in_place(a, p, action)
+    b = redeal_hidden(a, redeal)
+    assume(a.hands != b.hands)
+    check_invariants(b)
+    while True:
+        check_alike(a, b)
+        if EVO.is_over(a):
+            break
+        p = EVO.to_act(a)[0]  # (survival losses: several at once, any order will do)
+        if a.window is not None:
+            action = {"type": "pass"}
+        else:
+            legal = [x for x in EVO.legal_actions(a, p) if x["type"] != "play"]
+            assert legal == [x for x in EVO.legal_actions(b, p) if x["type"] != "play"]
+            action = legal[rnd.randrange(len(legal))]
+        EVO.apply_in_place(a, p, action)
+        EVO.apply_in_place(b, p, action)
 
 
 # --- the contract's card_window ---------------------------------------------------------------

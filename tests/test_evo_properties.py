@@ -126,11 +126,13 @@ def own_checks(state) -> None:
     # newborns stand on the board, once each
     assert len(set(state.newborn)) == len(state.newborn)
     assert all(state.occ[r] != -1 for r in state.newborn)
-    # a card window asks only players holding cards, in turn order
+    # a card window asks exactly the players holding cards (hand sizes are public: who is
+    # asked says nothing about what they hold)
     w = state.window
     if w is not None:
-        assert w["order"] and 0 <= w["i"] < len(w["order"])
-        assert all(state.hands[q] for q in w["order"]), "a player without cards is asked"
+        holders = [q for q in range(n) if state.hands[q]]
+        assert sorted(w["order"]) == holders, (w, holders)
+        assert 0 <= w["i"] < len(w["order"]) and 0 <= w["passed"] < len(w["order"])
     # the auction table: one slot per bidder at most, bids the bidder can pay
     if state.auction:
         holders = [held[0] for held in state.auction["bids"] if held is not None]
@@ -200,6 +202,10 @@ def check_turn_structure(state) -> None:
         assert all(isinstance(a.get("type"), str) for a in acts)
         # an event card is never compulsory: there is always something else to do
         assert any(a["type"] != "play" for a in acts), f"player {p} is forced to play a card: {acts}"
+        # a card window offers pass, and cards
+        assert EVO.card_window(state, p) == (state.window is not None)
+        if state.window is not None:
+            assert acts[0] == {"type": "pass"} and all(a["type"] == "play" for a in acts[1:])
 
 
 def play_out(seed: int, n: int, variant: bool, rnd: random.Random, check=check_turn_structure,
@@ -720,4 +726,38 @@ def test_damaged_saves_raise_corrupt_state(seed, n, variant, rnd, moves, field, 
     else:
         data[field] = value
     with contextlib.suppress(CorruptState):
+        EVO.from_json(data)
+
+
+# a window or a stage spoiled in one way (field path, value)
+SPOILED = [
+    (("window", "at"), "phase7"), (("window", "order"), []), (("window", "order"), [0, 0]),
+    (("window", "order"), [9]), (("window", "i"), 5), (("window", "i"), -1),
+    (("window", "passed"), 3), (("window", "passed"), "0"), (("window", "extra"), 1),
+    (("stage",), "nap"),
+]
+
+
+@pytest.mark.parametrize("path,value", SPOILED)
+def test_spoiled_windows_and_choices_raise_corrupt_state(path, value):
+    # a game paused in a card window of turn 3, with MOI D'ABORD's player first
+    state = EVO.scenario(3, phase="movement", hands={0: ["eon_calme"], 1: ["encore"]},
+                         effects={"first": 1}, order=[0, 1, 2])
+    assert state.window is not None and state.window["order"] == [1, 0]
+    data = json.loads(json.dumps(EVO.to_json(state)))
+    EVO.from_json(data)  # the unspoiled save loads
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(CorruptState):
+        EVO.from_json(data)
+
+
+def test_a_window_asking_a_player_without_cards_is_refused():
+    state = EVO.scenario(3, phase="movement", hands={0: ["eon_calme"], 1: ["encore"]})
+    data = json.loads(json.dumps(EVO.to_json(state)))
+    data["deck"] += data["hands"][1]
+    data["hands"][1] = []
+    with pytest.raises(CorruptState):
         EVO.from_json(data)

@@ -302,6 +302,7 @@ def set_auction(state, genes):
 
 def _auction(players=3, table=("legs", "mutant", "tail"), **kw):
     s = make(players, phase="evolution", **kw)
+    s, _ = drive(s, lambda x: x.window is None)  # the phase-6 window, when cards are held
     assert s.stage == "bid"
     return set_auction(s, list(table))
 
@@ -892,8 +893,9 @@ def _final(mp, dinos_per_player, hands=None):
     for p, k in enumerate(dinos_per_player):
         dinos[p] = nm(b, beaches[i:i + k])
         i += k
-    return make(phase="survival", climate=square_of(BEACH), meteor=METEOR_LAST - 1,
-                dinos=dinos, mp=mp, hands=hands or {})
+    s = make(phase="survival", climate=square_of(BEACH), meteor=METEOR_LAST - 1,
+             dinos=dinos, mp=mp, hands=hands or {})
+    return drive(s, EVO.is_over)[0]  # through the card windows, if any
 
 
 def test_winner_most_points_then_most_dinos():

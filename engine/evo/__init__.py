@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.core import CorruptState, IllegalAction, Seat, register
-from engine.evo import rules
+from engine.evo import cards, rules
 from engine.evo.data import BAG_KINDS, GENE_KINDS, board_for, rules_data
 from engine.evo.state import PHASE_NAMES, EvoState
 from engine.evo.view import determinize, view
@@ -145,6 +145,29 @@ def check_invariants(state: EvoState) -> None:
         deck.update(h)
     if deck != Counter(data["cards"]["deck"]):
         raise CorruptState("event cards are not conserved")
+    if state.phase != rules.OVER and (state.phase, state.stage) not in rules._STAGES:
+        raise CorruptState(f"unknown stage {state.stage!r} in phase {state.phase!r}")
+    _check_window(state)
+
+
+def _in_range(x, n: int) -> bool:
+    """``x`` is an int in ``range(n)`` (a player, or a position in a list)."""
+    return type(x) is int and 0 <= x < n
+
+
+def _check_window(state: EvoState) -> None:
+    """A card window names a timing point and asks the card holders, each once."""
+    w = state.window
+    if w is None:
+        return
+    if not isinstance(w, dict) or set(w) != {"at", "order", "i", "passed"}:
+        raise CorruptState("bad card window")
+    order = w["order"]
+    if (w["at"] not in cards.WINDOWS or not isinstance(order, list) or not order
+            or not all(_in_range(q, state.n) and state.hands[q] for q in order)
+            or len(set(order)) != len(order)
+            or not _in_range(w["i"], len(order)) or not _in_range(w["passed"], len(order))):
+        raise CorruptState("bad card window")
 
 
 def scenario(players: int = 3, seed: int = 0, *, phase: str = "movement", turn: int = 3,

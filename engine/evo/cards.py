@@ -8,11 +8,13 @@ Timing points ("windows") where the flow pauses for cards:
   that say "during phase X");
 * ``reaction``: right after a card was played on someone's own turn (ENCORE, EON CALME).
 
-A window opens only from turn 3 on, while no EON CALME is in force, and only when some player
-holds a card that is playable there. Every player holding at least one card is then asked in
-turn order (so that being asked reveals nothing about one's hand). The window closes when every
-asked player has passed in a row; a player who plays a card keeps the turn (to play another or
-pass) and every other player is asked again, so they may react or change their mind.
+Who is asked never depends on the cards in anyone's hand, only on what everyone sees: from
+turn 3 on, while no ÉON CALME is in force, a window opens at every timing point where at least
+one player holds a card (hand sizes are public), and every player holding a card is asked, in
+turn order, whatever they hold. A player who plays keeps the turn (to play another card or
+pass) and then everyone is asked again, so they may react or change their mind; a player whose
+hand becomes empty leaves the window. The window closes when every player asked has passed in a
+row, or at once when ÉON CALME is played.
 """
 
 from __future__ import annotations
@@ -56,9 +58,6 @@ TIMING: dict[str, frozenset[str]] = {
     "encore": ANYTIME,
     "gene_inattendu": frozenset(),  # counted automatically at the final scoring
 }
-
-# Cards whose playability depends on the player's own pieces (the rest depend only on timing)
-
 
 def cards_allowed(state) -> bool:
     return state.turn >= R.D["setup"]["no_cards_before_turn"] and not state.effects.get("calm")
@@ -244,19 +243,14 @@ def play(state, p: int, card: str, params: dict, events: list) -> None:
 
 
 def open_window(state, at: str, events: list) -> None:
-    """Pause the flow at timing point ``at`` if some player could play a card there."""
+    """Pause the flow at timing point ``at``: every player holding a card is asked."""
     if not cards_allowed(state):
         return
     order = [q for q in R.turn_order(state) if state.hands[q]]
-    if not any(plays(state, q, at) for q in order):
+    if not order:
         return
     state.window = {"at": at, "order": order, "i": 0, "passed": 0}
     events.append({"type": "window", "at": at, "asked": list(order)})
-
-
-def _anyone_can_play(state) -> bool:
-    w = state.window
-    return any(plays(state, q, w["at"]) for q in w["order"])
 
 
 def _close(state) -> None:
@@ -267,22 +261,23 @@ def _close(state) -> None:
 def window_pass(state, p: int) -> None:
     w = state.window
     w["passed"] += 1
-    if w["passed"] >= len(w["order"]) or not _anyone_can_play(state):
+    if w["passed"] >= len(w["order"]):
         _close(state)
     else:
         w["i"] = (w["i"] + 1) % len(w["order"])
 
 
 def after_window_play(state, p: int) -> None:
-    """After a card played in a window: the player keeps the turn; everyone is asked again."""
+    """After a card played in a window: the player keeps the turn, then everyone is asked
+    again; a player with no card left leaves the window (the next one is asked)."""
     w = state.window
-    if state.effects.get("calm") or not _anyone_can_play(state):
+    if state.effects.get("calm"):
         _close(state)
         return
     w["passed"] = 0
     if not state.hands[p]:
-        # nothing left to play: the next player is asked
-        w["order"] = [q for q in w["order"] if q != p] or w["order"]
-        w["i"] = w["i"] % len(w["order"])
-        if p in w["order"]:  # only player left
+        w["order"].remove(p)  # p stood at w["i"]: the next player now stands there
+        if not w["order"]:
             _close(state)
+            return
+        w["i"] %= len(w["order"])

@@ -663,7 +663,7 @@ def _movement(state: EvoState, events: list):
     order = turn_order(state)
     while state.cur < len(order):
         p = order[state.cur]
-        if state.steps > 0 and (movable(state, p) or cards.plays(state, p, "move")):
+        if movable(state, p):  # public: a player who cannot move is never kept waiting
             return False
         if state.steps > 0 or on_board(state, p):
             events.append({"type": "movement_end", "player": p, "steps_left": state.steps})
@@ -691,7 +691,9 @@ def _hatching(state: EvoState, events: list):
     while state.cur < len(order):
         p = order[state.cur]
         if state.births > 0:
-            if hatch_regions(state, p) or cards.plays(state, p, "hatch"):
+            # a player with no free region is asked (to end, or play a birth card) when they
+            # hold a card, whatever it is: hand sizes are public, hands are not
+            if hatch_regions(state, p) or (state.hands[p] and cards.cards_allowed(state)):
                 return False
             events.append({"type": "births_blocked", "player": p, "missed": state.births})
         state.cur += 1
