@@ -16,6 +16,7 @@ from engine.evo.ai import (
     policy_for,
 )
 from engine.evo.data import board_for
+from tests.evo_helpers import rng_for_dice
 
 
 def seats(n: int) -> list[Seat]:
@@ -238,7 +239,7 @@ def test_policy_for_levels():
         policy_for("godlike")
 
 
-# --- card windows --------------------------------------------------------------------------------------
+# --- card windows, SURSAUT at payment --------------------------------------------------------------
 
 def test_a_window_with_nothing_playable_is_passed_without_looking(monkeypatch):
     """Windows open whenever someone holds a card: an AI with nothing playable passes at once
@@ -248,3 +249,28 @@ def test_a_window_with_nothing_playable_is_passed_without_looking(monkeypatch):
     monkeypatch.setattr(EVO, "view", lambda *a: (_ for _ in ()).throw(AssertionError("view")))
     for level in ("random", "fast", "strong"):
         assert choose_action(EVO, state, 0, level) == {"type": "pass"}
+
+
+def _paying(mp0: int, amount: int, meteor: int = 2):
+    state = EVO.scenario(3, seed=3, phase="evolution", meteor=meteor, mp=[mp0, 10, 10],
+                         hands={0: ["sursaut_genetique"]}, order=[0, 1, 2])
+    state.rng = rng_for_dice(6)  # a meteorite die, if rolled, misses
+    state, _ = EVO.apply_action(state, 0, {"type": "pass"})  # the phase-6 window
+    if state.window is not None:
+        state, _ = EVO.apply_action(state, 0, {"type": "pass"})  # after the meteorite die
+    for p, slot, bid in ((0, 0, amount), (1, 1, 0), (2, 2, 0)):
+        state, _ = EVO.apply_action(state, p, {"type": "bid", "gene": slot, "amount": bid})
+    assert state.window["at"] == "pay" and EVO.to_act(state) == [0]
+    return state
+
+
+def test_fast_keeps_sursaut_for_the_payment_and_plays_it_there():
+    state = EVO.scenario(3, seed=3, phase="evolution", mp=[10, 10, 10], order=[0, 1, 2],
+                         hands={0: ["sursaut_genetique"]})
+    state, _ = EVO.apply_action(state, 0, {"type": "pass"})
+    assert state.stage == "bid" and EVO.to_act(state) == [0]
+    assert choose_action(EVO, state, 0, "fast")["type"] == "bid"  # not the card yet
+    play = {"type": "play", "card": "sursaut_genetique"}
+    assert choose_action(EVO, _paying(10, 4), 0, "fast") == play  # saves 3
+    assert choose_action(EVO, _paying(10, 1), 0, "fast") == {"type": "pass"}  # saves 1
+    assert choose_action(EVO, _paying(10, 1, meteor=10), 0, "fast") == play  # last chance

@@ -146,6 +146,8 @@ def test_window_opens_whatever_the_card_held():
     at_window(s, "phase2", 0)
     assert EVO.legal_actions(s, 0) == [{"type": "pass"}]
     s, _ = act(s, 0, {"type": "pass"})
+    at_window(s, "phase2_end", 0)
+    s, _ = act(s, 0, {"type": "pass"})
     assert s.phase == MOVEMENT
     at_window(s, "phase3", 0)
 
@@ -915,6 +917,125 @@ def test_card_timing_at_phase_starts(card, number):
             EVO.apply_action(s, 0, {"type": "play", "card": card})
 
 
+# --- the other timing points: after the climate die, after the meteorite roll, at payment ------
+
+# Which cards each of these windows offers, read from the cards' text: DÉLUGE and ACCIDENT
+# "pendant la phase 2" (also after the die); RATÉ ÉVOLUTIONNISTE, ÉVOLUTION SÉPARÉE and SURSAUT
+# GÉNÉTIQUE "pendant la phase 6" (before the genes are drawn); SURSAUT "en payant son enchère";
+# ÉON CALME at any moment.
+RULEBOOK_OTHER_WINDOWS = {
+    "phase2_end": {"deluge", "accident", "eon_calme"},
+    "auction": {"rate_evolutionniste", "evolution_separee", "sursaut_genetique", "eon_calme"},
+    "pay": {"sursaut_genetique", "eon_calme"},
+}
+
+
+def _at_other_window(at: str, card: str):
+    """Player 0 holds ``card`` (and ÉON CALME) at window ``at``, with something to pay."""
+    beaches = of_terrain(BEACH)
+    hand = [card] if card == "eon_calme" else [card, "eon_calme"]
+    if at == "phase2_end":
+        s = cards_scenario({0: hand}, phase="climate", climate=1,
+                           dinos={0: nm(beaches[0:1]), 1: nm(beaches[1:6]), 2: nm(beaches[6:7])})
+        s, _ = act(s, 0, {"type": "pass"})
+    else:
+        s = cards_scenario({0: hand}, phase="evolution", meteor=9, mp=[10, 10, 10])
+        s, _ = act(forced(s, 6), 0, {"type": "pass"})  # the meteorite misses
+        if at == "pay":
+            s, _ = act(s, 0, {"type": "pass"})
+            s = _bid_round(s, {0: 3, 1: 0, 2: 0})
+    at_window(s, at, 0)
+    return s
+
+
+@pytest.mark.parametrize("card", sorted(RULEBOOK_PHASE_STARTS))
+@pytest.mark.parametrize("at", sorted(RULEBOOK_OTHER_WINDOWS))
+def test_card_timing_at_the_other_windows(card, at):
+    s = _at_other_window(at, card)
+    offered = bool(card_plays(s, 0, card))
+    assert offered == (card in RULEBOOK_OTHER_WINDOWS[at])
+    if not offered:
+        with pytest.raises(IllegalAction):
+            EVO.apply_action(s, 0, {"type": "play", "card": card})
+
+
+def test_deluge_and_accident_after_the_climate_die():
+    coast = [r for r in range(len(B)) if B.coastal[r]]
+    beaches = of_terrain(BEACH)
+    s = cards_scenario({0: ["deluge"], 1: ["accident", "cata"]}, phase="climate",
+                       dinos={0: nm(coast[:1]), 1: [], 2: nm(beaches[1:6])})
+    at_window(s, "phase2", 0)
+    s, _ = act(s, 0, {"type": "pass"})
+    s, _ = act(s, 1, {"type": "pass"})
+    assert s.history["climate"]["die"] is not None  # rolled: now the end-of-phase window
+    at_window(s, "phase2_end", 0)
+    assert not card_plays(s, 1, "cata")  # climate cards only before the die
+    s, _ = act(s, 0, {"type": "pass"})
+    victim = B.names[beaches[3]]
+    s, ev = play(s, 1, "accident", target=2, region=victim)
+    assert events_of(ev, "death")[0]["region"] == victim
+    at_window(s, "phase2_end", 1)  # player 1 still holds a card: asked again, then player 0
+    s, _ = act(s, 1, {"type": "pass"})
+    climate = s.climate
+    s, ev = play(forced(s, 1), 0, "deluge")
+    assert events_of(ev, "deluge_roll")[0]["drowned"]
+    s, _ = act(s, 1, {"type": "pass"})
+    assert s.phase == MOVEMENT and s.climate == climate  # no second roll
+
+
+def test_auction_window_only_after_a_meteorite_roll_that_missed():
+    s = cards_scenario({0: ["rate_evolutionniste"]}, phase="evolution", meteor=3)
+    s, ev = act(s, 0, {"type": "pass"})  # a plain square: straight to the auction
+    assert not events_of(ev, "window") and s.stage == "bid" and len(s.auction["genes"]) == 3
+    s = cards_scenario({0: ["rate_evolutionniste"]}, phase="evolution", meteor=9)
+    s, ev = act(forced(s, 5), 0, {"type": "pass"})
+    assert events_of(ev, "meteorite")[0]["die"] == 5 and not EVO.is_over(s)
+    at_window(s, "auction", 0)
+    assert s.auction is None
+    s, _ = play(s, 0, "rate_evolutionniste")
+    assert len(s.auction["genes"]) == 2
+
+
+def _bid_round(s, amounts):
+    """Every bidder in turn takes the next free gene for ``amounts[player]``."""
+    while s.stage == "bid" and s.window is None and not EVO.is_over(s):
+        (p,) = EVO.to_act(s)
+        slot = s.auction["bids"].index(None)
+        s, _ = act(s, p, {"type": "bid", "gene": slot, "amount": amounts[p]})
+    return s
+
+
+def test_sursaut_genetique_when_paying_the_bid():
+    s = cards_scenario({0: ["sursaut_genetique"], 2: ["ca_caille"]}, phase="evolution",
+                       mp=[4, 10, 10])
+    s, _ = act(s, 0, {"type": "pass"})
+    s, _ = act(s, 2, {"type": "pass"})
+    assert max(a["amount"] for a in EVO.legal_actions(s, 0) if a["type"] == "bid") == 4
+    s = _bid_round(s, {0: 4, 1: 0, 2: 2})
+    # the auction is decided: every card holder is asked before anyone pays
+    at_window(s, "pay", 0)
+    assert s.window["order"] == [0, 2] and s.mp == [4, 10, 10]
+    assert card_plays(s, 0, "sursaut_genetique") == [
+        {"type": "play", "card": "sursaut_genetique"}]
+    s, ev = play(s, 0, "sursaut_genetique")
+    at_window(s, "pay", 2)
+    assert EVO.legal_actions(s, 2) == [{"type": "pass"}]
+    s, ev = act(s, 2, {"type": "pass"})
+    paid = {e["player"]: (e["paid"], e["discount"]) for e in events_of(ev, "bought")}
+    assert paid == {0: (1, 3), 1: (0, 0), 2: (2, 0)}
+    assert s.mp[0] == 3
+
+
+def test_sursaut_genetique_not_when_there_is_nothing_to_pay():
+    s = cards_scenario({0: ["sursaut_genetique"]}, phase="evolution",
+                       genes={0: {"mutant": 2}})
+    s, _ = act(s, 0, {"type": "pass"})
+    s = _bid_round(s, {0: 2, 1: 0, 2: 0})
+    at_window(s, "pay", 0)  # asked all the same (it holds a card)
+    assert not card_plays(s, 0, "sursaut_genetique")
+    assert_illegal(s, 0, {"type": "play", "card": "sursaut_genetique"}, "card_not_playable")
+
+
 # --- windows reveal nothing: who is asked depends on public facts only --------------------------
 
 def twin_states(card_a: str, card_b: str, **kw):
@@ -965,8 +1086,8 @@ def test_deluge_and_ca_caille_holders_are_asked_alike():
                                lambda s: s.turn == 5 or EVO.is_over(s))
     windows = [at for _, _, opened in moments for at in opened]
     # every timing point of a turn opened its window, in both games, twice over
-    for at in ("phase1", "phase2", "phase3", "phase4", "phase4_end", "phase5", "phase5_end",
-               "phase6"):
+    for at in ("phase1", "phase2", "phase2_end", "phase3", "phase4", "phase4_end", "phase5",
+               "phase5_end", "phase6", "pay"):
         assert windows.count(at) == 2, (at, windows)
     passes = [p for p, kind, _ in moments if kind == "pass"]
     assert set(passes) == {0, 1} and len(passes) == 2 * len(windows)  # both asked each time

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from engine import IllegalAction, Seat
 from engine.core import CorruptState
 from engine.evo import EVO, check_invariants
+from engine.evo.cards import WINDOWS
 from engine.evo.data import GENE_KINDS, board_for
 from engine.evo.state import EVOLUTION, OVER, SURVIVAL
 from tests import properties
@@ -289,6 +290,9 @@ def junk_actions(rnd: random.Random, state, old_legal: list[tuple[int, dict]]):
         (p, {"type": "play", "card": "gene_meteo", "die": rnd.choice([0, 7, "3", 2.5, None])}),
         (p, {"type": "play", "card": "accident", "target": p, "region": anyregion}),
         (p, {"type": "play", "card": "gaz_de_combat", "target": p}),
+        (p, {"type": "first"}), (p, {"type": "first", "go": 1}), (p, {"type": "first", "go": 0}),
+        (p, {"type": "first", "go": "yes"}), (p, {"type": "first", "go": None}),
+        (p, {"type": "first", "go": True}), (p, {"type": "first", "go": False}),
         (-1, {"type": "end"}), (n, {"type": "pass"}), (None, {"type": "pass"}),
         ("0", {"type": "pass"}), (1.0, {"type": "pass"}),
     ]
@@ -567,6 +571,7 @@ def test_300_random_games_look_sane():
     turns_by_n: dict[int, Counter] = {3: Counter(), 4: Counter(), 5: Counter()}
     reasons = Counter()
     cards_played = Counter()
+    windows = Counter()
     actions = []
     for i in range(300):
         n = 3 + i % 3
@@ -581,6 +586,8 @@ def test_300_random_games_look_sane():
             for e in last:
                 if e["type"] == "card_played":
                     cards_played[e["card"]] += 1
+                elif e["type"] == "window":
+                    windows[e["at"]] += 1
             count += 1
             assert count < MAX_ACTIONS
         own_checks(state)
@@ -613,6 +620,8 @@ def test_300_random_games_look_sane():
     # most of the event cards get played in 300 random games (GENE INATTENDU is scored)
     assert len(cards_played) >= 20, cards_played
     assert cards_played["gene_inattendu"] > 0
+    # every timing point opened its window
+    assert set(windows) == set(WINDOWS), windows
     assert max(actions) < 2000
 
 

@@ -13,7 +13,8 @@ Use the ``EVO`` object (also ``engine.get_game("evo")``)::
 Actions are dicts: ``{"type": "move", "from": "C4", "to": "D4"}``, ``{"type": "end"}``,
 ``{"type": "hatch", "region": "C5"}``, ``{"type": "lose", "regions": ["B2"]}``,
 ``{"type": "bid", "gene": 0, "amount": 3}`` (gene = slot on the auction table),
-``{"type": "pass"}``, ``{"type": "play", "card": "accident", "target": 1, "region": "E5"}``.
+``{"type": "pass"}`` (in a card window, or out of the auction),
+``{"type": "play", "card": "accident", "target": 1, "region": "E5"}``.
 
 ``card_window(state, player)`` tells whether ``player`` is asked in a card window (an event-card
 pause where ``{"type": "pass"}`` is always legal); windows are listed in :mod:`engine.evo.cards`.

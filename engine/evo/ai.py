@@ -252,13 +252,27 @@ def future_turns(meteor: int) -> list[float]:
     return out
 
 
+def meteor_moved(s) -> bool:
+    """True once this turn's meteorite move is done (phase 6, after its opening window)."""
+    return s.phase == EVOLUTION and s.stage not in ("start", "meteor")
+
+
+def climate_rolled(s) -> bool:
+    """True once this turn's climate is set (by the die or a card)."""
+    return s.phase > CLIMATE or "climate" in s.history
+
+
 def turns_left(s) -> float:
     """Expected scoring turns still to come, this turn's included when not yet scored."""
-    if s.phase == EVOLUTION:
+    if meteor_moved(s):
         return sum(future_turns(s.meteor))
     after = (1.0 - _pend(s.meteor + 1)) * sum(future_turns(s.meteor + 1))
-    scored = s.phase > SURVIVAL or (s.phase == SURVIVAL and s.stage in ("end", "done"))
-    return after + (0.0 if scored else 1.0)
+    return after + (0.0 if _scored(s) else 1.0)
+
+
+def _scored(s) -> bool:
+    """True once this turn's survival points were given."""
+    return s.phase > SURVIVAL or (s.phase == SURVIVAL and s.stage in ("end", "done"))
 
 
 def capacities(s, p: int) -> tuple[int, int]:
@@ -577,11 +591,7 @@ def fast_hatch(s, me: int, prm: Params, legal: list | None) -> dict:
         return {"type": "hatch", "region": _info(s.n).names[best]}
     plays = C.plays(s, me, "hatch")
     act = _hatch_card(s, me, plays, regions, prm) if plays else None
-    if act is not None:
-        return act
-    if legal:
-        return legal[0]
-    return plays[0] if plays else END
+    return END if act is None else act  # no free region: give the births up
 
 
 # --- losses ------------------------------------------------------------------------------------
@@ -676,17 +686,12 @@ def gene_values(s, p: int, prm: Params = DEFAULT) -> dict[str, float]:
     }
 
 
-def _discount(s, p: int) -> int:
-    sursaut = s.effects.get("sursaut", {}).get(str(p), 0)
-    return s.genes[p][MUTANT] + sursaut * R.D["cards"]["sursaut_value"]
-
-
 def bid_options(s, me: int, prm: Params) -> list[tuple[float, dict]]:
     """Every sensible bid (each gene at its lowest bid) and the pass, with net values."""
     a = s.auction
     vals = gene_values(s, me, prm)
     top = R.bid_limit(s, me)
-    disc = _discount(s, me)
+    disc = R.discount(s, me)
     cap_pts = max(1.0, prm.pay_cap * s.mp[me])
     out = []
     for slot, held in enumerate(a["bids"]):
@@ -888,6 +893,8 @@ def card_gain(s, me: int, act: dict, prm: Params) -> float:
         colour = R.TRACK[s.climate]
         twin = next(i for i, t in enumerate(R.TRACK) if t == colour and i != s.climate)
         return _roll_expect(s, me, twin, bi) - base
+    if card in ("deluge", "accident") and at == "phase2":
+        return -9.0  # wait for the climate die: both may still be played after it
     if card == "deluge":
         d = [0.0] * n
         for r, o in enumerate(s.occ):
@@ -947,15 +954,12 @@ def card_gain(s, me: int, act: dict, prm: Params) -> float:
         d = [_birth_value(s, q, bi, prm) * -1.0 for q in range(n)]
         return _rel(s, me, d)
     if card == "sursaut_genetique":
-        if at == "bid":
-            opts = bid_options(s, me, prm)
-            if not opts or opts[0][1]["type"] != "bid":
-                return -9.0
-            amount = opts[0][1]["amount"]
-            price = max(0, amount - _discount(s, me))
-            if price >= 2 or sum(future_turns(s.meteor)) < 1.6:
-                return 3.0
-        return -9.0
+        # kept for the payment, when the gene is ours and its price known: what it saves,
+        # against what the card is still worth in hand
+        price = R.bid_price(s, me) if at == "pay" else None
+        if not price:
+            return -9.0
+        return min(price, R.D["cards"]["sursaut_value"]) - 0.4 * hand_value(s, [card])
     if card == "moi_dabord":
         return _first_gain(s, me, at, bi, prm)
     if card == "evolution_separee":
@@ -1126,12 +1130,11 @@ def leaf_weights(s) -> list[float]:
     """Chances that each scoring turn still to come (from state ``s``) is played."""
     if s.phase == OVER:
         return []
-    if s.phase == EVOLUTION and s.stage != "start":
+    if meteor_moved(s):
         return future_turns(s.meteor)
     cont = 1.0 - _pend(s.meteor + 1)
     after = [cont * w for w in future_turns(s.meteor + 1)] if cont > 0 else []
-    scored = s.phase > SURVIVAL or (s.phase == SURVIVAL and s.stage in ("end", "done"))
-    return after if scored else [1.0] + after
+    return after if _scored(s) else [1.0] + after
 
 
 def player_value(s, p: int, weights: list[float], prm: Params) -> float:
@@ -1258,7 +1261,7 @@ class StrongPolicy(Policy):
                 scores[i] = self._auction_rollout(base.clone(), me, a, values, cap)
         else:
             # (candidate, climate shift to force, weight, die to force) for every rollout
-            split = s.phase < MOVEMENT or self.horizon == "next"
+            split = not climate_rolled(s) or self.horizon == "next"
             strata = [(1, P_FWD), (-1, P_BACK), (0, P_STAY)] if split else [(None, 1.0)]
             jobs = []
             for i, a in enumerate(cands):
@@ -1310,7 +1313,7 @@ class StrongPolicy(Policy):
         """Play on to the horizon; ``delta`` forces the climate roll met on the way."""
         prm = self.params
         turn = sim.turn
-        target = turn if sim.phase < MOVEMENT else turn + 1  # the turn whose roll is forced
+        target = turn + 1 if climate_rolled(sim) else turn  # the turn whose roll is forced
         last = target if self.horizon == "next" else turn    # the turn whose survival ends it
         _step(sim, me, first)
         keep = hand_value(sim, sim.hands[me])

@@ -2,11 +2,16 @@
 
 Timing points ("windows") where the flow pauses for cards:
 
-* ``phase1`` .. ``phase6``: the start of each phase (phase 6: after the meteorite, before the
-  genes are drawn); ``phase4_end`` and ``phase5_end``: the end of births and of survival;
-* ``move`` / ``hatch`` / ``bid``: during the player's own turn in phases 3, 4 and 6 (cards
-  that say "during phase X");
-* ``reaction``: right after a card was played on someone's own turn (ENCORE, EON CALME).
+* ``phase1`` .. ``phase6``: the start of each phase (phase 6: before the meteorite moves);
+* ``phase2_end``: after the climate die (or the climate card), before movement (DÉLUGE and
+  ACCIDENT say "during phase 2");
+* ``phase4_end`` and ``phase5_end``: the end of births and of survival;
+* ``auction``: after a meteorite roll that did not end the game, before the genes are drawn;
+* ``pay``: when the auction is over and its winners are about to pay (SURSAUT GÉNÉTIQUE "when
+  paying your bid");
+* ``reaction``: right after a card was played on someone's own turn (ENCORE, ÉON CALME);
+* and, without a window, ``move`` / ``hatch`` / ``bid``: during the player's own turn in
+  phases 3, 4 and 6 (cards that say "during phase X").
 
 Who is asked never depends on the cards in anyone's hand, only on what everyone sees: from
 turn 3 on, while no ÉON CALME is in force, a window opens at every timing point where at least
@@ -24,15 +29,15 @@ from engine.evo import rules as R
 from engine.evo.state import MOVEMENT
 
 PHASE_STARTS = frozenset({"phase1", "phase2", "phase3", "phase4", "phase5", "phase6"})
-WINDOWS = PHASE_STARTS | {"phase4_end", "phase5_end", "reaction"}
+WINDOWS = PHASE_STARTS | {"phase2_end", "phase4_end", "phase5_end", "auction", "pay", "reaction"}
 OWN_TURNS = frozenset({"move", "hatch", "bid"})
 ANYTIME = WINDOWS | OWN_TURNS
 
 CLIMATE_CARDS = frozenset({"cata", "gene_meteo", "plus_de_saison"})
 
 TIMING: dict[str, frozenset[str]] = {
-    "deluge": frozenset({"phase2"}),
-    "accident": frozenset({"phase2"}),
+    "deluge": frozenset({"phase2", "phase2_end"}),
+    "accident": frozenset({"phase2", "phase2_end"}),
     "cata": frozenset({"phase2"}),
     "gene_meteo": frozenset({"phase2"}),
     "plus_de_saison": frozenset({"phase2"}),
@@ -50,9 +55,9 @@ TIMING: dict[str, frozenset[str]] = {
     "peau_adaptable": frozenset({"phase5"}),
     "ca_caille": frozenset({"phase5"}),
     "gene_survivaliste": frozenset({"phase5_end"}),
-    "rate_evolutionniste": frozenset({"phase6"}),
-    "evolution_separee": frozenset({"phase6", "bid"}),
-    "sursaut_genetique": frozenset({"phase6", "bid"}),
+    "rate_evolutionniste": frozenset({"phase6", "auction"}),
+    "evolution_separee": frozenset({"phase6", "auction", "bid"}),
+    "sursaut_genetique": frozenset({"phase6", "auction", "bid", "pay"}),
     "moi_dabord": PHASE_STARTS,
     "eon_calme": ANYTIME,
     "encore": ANYTIME,
@@ -96,6 +101,8 @@ def card_params(state, p: int, card: str, at: str) -> list[dict]:
         return []
     if card == "moi_dabord" and e.get("first") == p:
         return []
+    if card == "sursaut_genetique" and at == "pay" and not R.bid_price(state, p):
+        return []  # only a winner who still has something to pay
     return [{}]
 
 

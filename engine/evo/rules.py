@@ -341,10 +341,24 @@ def loss_choices(state: EvoState, p: int) -> list[dict]:
     return [{"type": "lose", "regions": [names[r] for r in c + h]} for c in cold for h in hot]
 
 
+def bid_price(state: EvoState, p: int) -> int | None:
+    """What ``p`` pays for the gene they hold on the auction table (after the mutant and
+    SURSAUT discounts, never below zero), or None when they hold none."""
+    for held in state.auction["bids"] if state.auction else ():
+        if held is not None and held[0] == p:
+            return max(0, held[1] - discount(state, p))
+    return None
+
+
+def discount(state: EvoState, p: int) -> int:
+    """Points taken off ``p``'s price: one per mutant gene, three per SURSAUT played."""
+    sursaut = state.effects.get("sursaut", {}).get(str(p), 0)
+    return state.genes[p][MUTANT] + sursaut * D["cards"]["sursaut_value"]
+
+
 def bid_limit(state: EvoState, p: int) -> int:
     """The highest bid ``p`` can pay now (mutation points + mutant and SURSAUT discounts)."""
-    sursaut = state.effects.get("sursaut", {}).get(str(p), 0)
-    return state.mp[p] + state.genes[p][MUTANT] + sursaut * D["cards"]["sursaut_value"]
+    return state.mp[p] + discount(state, p)
 
 
 def min_bid(state: EvoState, slot: int) -> int:
@@ -629,6 +643,11 @@ def _climate_roll(state: EvoState, events: list):
         state.history["climate"] = {"die": die, "from": before, "to": state.climate}
         events.append({"type": "climate", "die": die, "delta": delta, "square": state.climate,
                        "temperate": TERRAINS[TRACK[state.climate]], "by": turn_order(state)[0]})
+    state.stage = "rolled"
+    cards.open_window(state, "phase2_end", events)
+
+
+def _climate_done(state: EvoState, events: list):
     _phase(state, MOVEMENT, events)
 
 
@@ -763,6 +782,11 @@ def _survival_done(state: EvoState, events: list):
 
 
 def _evolution_start(state: EvoState, events: list):
+    state.stage = "meteor"
+    cards.open_window(state, "phase6", events)
+
+
+def _meteorite(state: EvoState, events: list):
     state.meteor += 1
     faces = METEOR_FACES.get(state.meteor)
     ev = {"type": "meteorite", "square": state.meteor, "last": METEOR_LAST,
@@ -778,7 +802,8 @@ def _evolution_start(state: EvoState, events: list):
         end_game(state, "meteorite", events)
         return
     state.stage = "draw"
-    cards.open_window(state, "phase6", events)
+    if ev["die"] is not None:  # the game goes on: phase-6 cards may wait until it is known
+        cards.open_window(state, "auction", events)
 
 
 def _evolution_draw(state: EvoState, events: list):
@@ -799,6 +824,8 @@ def _evolution_bid(state: EvoState, events: list):
     if bidder(state) is not None:
         return False
     state.stage = "pay"
+    if any(held is not None for held in state.auction["bids"]):
+        cards.open_window(state, "pay", events)  # SURSAUT GÉNÉTIQUE "when paying your bid"
 
 
 def _evolution_pay(state: EvoState, events: list):
@@ -811,9 +838,7 @@ def _evolution_pay(state: EvoState, events: list):
                 events.append({"type": "gene_returned", "gene": gene})
                 continue
             p, amount = held
-            sursaut = state.effects.get("sursaut", {}).get(str(p), 0)
-            discount = state.genes[p][MUTANT] + sursaut * D["cards"]["sursaut_value"]
-            price = max(0, amount - discount)
+            price = bid_price(state, p)
             state.mp[p] -= price
             if gene == "card":
                 state.gene_discard.append(gene)
@@ -821,7 +846,7 @@ def _evolution_pay(state: EvoState, events: list):
             else:
                 state.genes[p][GENE_INDEX[gene]] += 1
             events.append({"type": "bought", "player": p, "gene": gene, "bid": amount,
-                           "paid": price, "discount": min(amount, discount)})
+                           "paid": price, "discount": amount - price})
     state.auction = None
     state.turn += 1
     _phase(state, INITIATIVE, events)
@@ -858,6 +883,7 @@ _STAGES = {
     (INITIATIVE, "window"): _initiative_done,
     (CLIMATE, "start"): _climate_start,
     (CLIMATE, "roll"): _climate_roll,
+    (CLIMATE, "rolled"): _climate_done,
     (MOVEMENT, "start"): _movement_start,
     (MOVEMENT, "begin"): _begin_actors,
     (MOVEMENT, "move"): _movement,
@@ -872,6 +898,7 @@ _STAGES = {
     (SURVIVAL, "end"): _survival_end,
     (SURVIVAL, "done"): _survival_done,
     (EVOLUTION, "start"): _evolution_start,
+    (EVOLUTION, "meteor"): _meteorite,
     (EVOLUTION, "draw"): _evolution_draw,
     (EVOLUTION, "bid"): _evolution_bid,
     (EVOLUTION, "pay"): _evolution_pay,
