@@ -54,7 +54,8 @@ def assert_illegal(state, player, action, code: str) -> IllegalAction:
 
 
 def default_action(state, p) -> dict:
-    """The dullest legal choice: pass a card window, end a move, the lowest bid..."""
+    """The dullest legal choice: pass a card window, end a move, the lowest bid, MOI
+    D'ABORD's player first (the first legal action that is not a card)..."""
     acts = EVO.legal_actions(state, p)
     assert acts, f"player {p} to act but has no legal action (stage {state.stage})"
     if state.window is not None:

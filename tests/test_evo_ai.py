@@ -239,7 +239,7 @@ def test_policy_for_levels():
         policy_for("godlike")
 
 
-# --- card windows, SURSAUT at payment --------------------------------------------------------------
+# --- card windows, MOI D'ABORD's choice, SURSAUT at payment --------------------------------------
 
 def test_a_window_with_nothing_playable_is_passed_without_looking(monkeypatch):
     """Windows open whenever someone holds a card: an AI with nothing playable passes at once
@@ -249,6 +249,17 @@ def test_a_window_with_nothing_playable_is_passed_without_looking(monkeypatch):
     monkeypatch.setattr(EVO, "view", lambda *a: (_ for _ in ()).throw(AssertionError("view")))
     for level in ("random", "fast", "strong"):
         assert choose_action(EVO, state, 0, level) == {"type": "pass"}
+
+
+@pytest.mark.parametrize("level", ["fast", "strong"])
+def test_moi_dabord_player_goes_first_except_in_the_auction(level):
+    state = EVO.scenario(3, seed=2, phase="movement", order=[0, 1, 2], hands={},
+                         effects={"first": 2})
+    assert EVO.to_act(state) == [2] and EVO.legal_actions(state, 2)[0]["type"] == "first"
+    assert choose_action(EVO, state, 2, level) == {"type": "first", "go": True}
+    state = EVO.scenario(3, seed=2, phase="evolution", order=[0, 1, 2], hands={},
+                         effects={"first": 2})
+    assert choose_action(EVO, state, 2, level) == {"type": "first", "go": False}
 
 
 def _paying(mp0: int, amount: int, meteor: int = 2):

@@ -763,28 +763,114 @@ def test_encore_only_right_after_a_card():
     assert s.hands[1] == ["grand_frere"]
 
 
-def test_moi_dabord_first_in_every_phase_until_end_of_turn():
+GO = {"type": "first", "go": True}
+STAY = {"type": "first", "go": False}
+
+
+def turn_of_phase(s, phase, action=lambda z, p: {"type": "end"}):
+    """Who acts, in order, until ``phase`` is over (each acting as ``action`` says)."""
+    seen = []
+    while s.phase == phase:
+        (p,) = EVO.to_act(s)
+        seen.append(p)
+        s, _ = act(s, p, action(s, p))
+    return s, seen
+
+
+def test_moi_dabord_its_player_chooses_to_go_first_in_each_phase():
     a, c, d = three_apart()
     s = cards_scenario({2: ["moi_dabord"]}, phase="movement", order=[0, 1, 2],
                        dinos={0: [B.names[a]], 1: [B.names[c]], 2: [B.names[d]]})
     at_window(s, "phase3", 2)
     s, _ = play(s, 2, "moi_dabord")
-    seen = []
-    while s.phase == MOVEMENT:
-        (p,) = EVO.to_act(s)
-        seen.append(p)
-        s, _ = act(s, p, {"type": "end"})
+    # the window is over (no card left); the card's player chooses for this phase
+    assert s.window is None and EVO.to_act(s) == [2]
+    assert EVO.legal_actions(s, 2) == [GO, STAY]
+    assert not EVO.card_window(s, 2)
+    s, ev = act(s, 2, GO)
+    assert events_of(ev, "goes_first") == [{"type": "goes_first", "player": 2,
+                                            "phase": "movement"}]
+    s, seen = turn_of_phase(s, MOVEMENT)
     assert seen == [2, 0, 1]
-    seen = []
-    while s.phase == BIRTHS:
-        (p,) = EVO.to_act(s)
-        seen.append(p)
-        s, _ = act(s, p, EVO.legal_actions(s, p)[0])
-    assert seen == [2, 0, 1]
-    s, _ = drive(s, lambda z: z.phase == EVOLUTION and z.stage == "bid")
-    assert s.auction["queue"][0] == 2 or EVO.to_act(s) == [2]
+    # asked again at the start of births: this time they keep their place
+    assert s.phase == BIRTHS and EVO.to_act(s) == [2] and EVO.legal_actions(s, 2) == [GO, STAY]
+    s, ev = act(s, 2, STAY)
+    assert events_of(ev, "keeps_place")[0]["player"] == 2
+    s, seen = turn_of_phase(s, BIRTHS, lambda z, p: EVO.legal_actions(z, p)[0])
+    assert seen == [0, 1, 2]
+    s, _ = act(s, 2, GO)  # survival
+    # phase 6: asked before the meteorite, which the first player rolls; bidding first is
+    # a choice too
+    assert s.phase == EVOLUTION and s.stage == "start" and EVO.to_act(s) == [2]
+    s, ev = act(s, 2, STAY)
+    assert events_of(ev, "meteorite")[0]["by"] == 0
+    assert s.stage == "bid" and s.auction["queue"] == [0, 1, 2]
     s, _ = drive(s, lambda z: z.turn == 4 and z.phase == MOVEMENT)
     assert "first" not in s.effects
+
+
+def test_moi_dabord_bidding_first_when_chosen():
+    s = cards_scenario({1: ["moi_dabord"]}, phase="evolution", order=[0, 1, 2], meteor=3)
+    at_window(s, "phase6", 1)
+    assert s.meteor == 3 and s.auction is None  # the window comes before the meteorite
+    s, _ = play(s, 1, "moi_dabord")
+    assert s.meteor == 3 and EVO.to_act(s) == [1]
+    s, ev = act(s, 1, GO)
+    assert events_of(ev, "meteorite")[0]["by"] == 1 and s.meteor == 4
+    assert s.auction["queue"] == [1, 0, 2] and EVO.to_act(s) == [1]
+
+
+def test_moi_dabord_in_phase_1_makes_its_player_first_in_the_climate_window():
+    # the card is played at the start of phase 1 (whose order is already set): the choice
+    # comes at the start of phase 2, before its window, which then asks the player first
+    s = cards_scenario({0: ["gene_meteo"], 2: ["moi_dabord", "cata"]}, phase="initiative",
+                       genes={0: {"tail": 3}, 1: {"tail": 2}}, climate=0)
+    assert s.order == [0, 1, 2]
+    at_window(s, "phase1", 0)
+    s, _ = act(s, 0, {"type": "pass"})
+    s, _ = play(s, 2, "moi_dabord")
+    s, _ = act(s, 2, {"type": "pass"})
+    s, _ = act(s, 0, {"type": "pass"})
+    assert s.phase == 2 and s.window is None and EVO.to_act(s) == [2]
+    s, ev = act(s, 2, GO)
+    assert events_of(ev, "window")[0]["asked"] == [2, 0]
+    at_window(s, "phase2", 2)
+    s, _ = play(s, 2, "cata")  # the only climate card of the turn goes to the first player
+    s, _ = act(s, 0, {"type": "pass"})
+    assert s.climate == 2 and "gene_meteo" in s.hands[0]
+
+
+def test_moi_dabord_asks_nothing_of_a_player_already_first():
+    s = cards_scenario({0: ["moi_dabord"]}, phase="movement", order=[0, 1, 2])
+    s, ev = play(s, 0, "moi_dabord")
+    assert s.effects["first_go"] is True
+    assert not events_of(ev, "goes_first") and s.stage == "move" and EVO.to_act(s) == [0]
+
+
+@pytest.mark.parametrize("action,code", [
+    ({"type": "first", "go": 1}, "bad_action"),
+    ({"type": "first", "go": "true"}, "bad_action"),
+    ({"type": "first"}, "bad_action"),
+    ({"type": "first", "go": True, "phase": 3}, "bad_action"),
+    ({"type": "end"}, "first_choice"),
+    ({"type": "pass"}, "first_choice"),
+    ({"type": "play", "card": "eon_calme"}, "first_choice"),
+])
+def test_moi_dabord_choice_is_checked_strictly(action, code):
+    s = cards_scenario({1: ["moi_dabord"], 2: ["eon_calme"]}, phase="movement",
+                       order=[0, 1, 2])
+    s, _ = play(s, 1, "moi_dabord")
+    s, _ = act(s, 2, {"type": "pass"})
+    assert EVO.to_act(s) == [1] and EVO.legal_actions(s, 1) == [GO, STAY]
+    assert_illegal(s, 1, action, code)
+    assert_illegal(s, 0, GO, "not_your_turn")
+
+
+def test_first_choice_refused_when_nobody_is_choosing():
+    s = cards_scenario({0: ["eon_calme"]}, phase="movement")
+    assert_illegal(s, 0, GO, "card_window_open")
+    s, _ = act(s, 0, {"type": "pass"})
+    assert_illegal(s, 0, GO, "wrong_action")
 
 
 def test_moi_dabord_only_at_the_start_of_a_phase():

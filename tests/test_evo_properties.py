@@ -127,12 +127,12 @@ def own_checks(state) -> None:
     # newborns stand on the board, once each
     assert len(set(state.newborn)) == len(state.newborn)
     assert all(state.occ[r] != -1 for r in state.newborn)
-    # a card window asks exactly the players holding cards (hand sizes are public: who is
-    # asked says nothing about what they hold)
+    # a card window asks exactly the players holding cards, in turn order (hand sizes are
+    # public: who is asked says nothing about what they hold)
     w = state.window
     if w is not None:
-        holders = [q for q in range(n) if state.hands[q]]
-        assert sorted(w["order"]) == holders, (w, holders)
+        holders = [q for q in EVO.view(state, None)["order"] if state.hands[q]]
+        assert w["order"] == holders, (w, holders)
         assert 0 <= w["i"] < len(w["order"]) and 0 <= w["passed"] < len(w["order"])
     # the auction table: one slot per bidder at most, bids the bidder can pay
     if state.auction:
@@ -203,10 +203,12 @@ def check_turn_structure(state) -> None:
         assert all(isinstance(a.get("type"), str) for a in acts)
         # an event card is never compulsory: there is always something else to do
         assert any(a["type"] != "play" for a in acts), f"player {p} is forced to play a card: {acts}"
-        # a card window offers pass, and cards
+        # a card window offers pass; MOI D'ABORD's choice is yes or no, nothing else
         assert EVO.card_window(state, p) == (state.window is not None)
         if state.window is not None:
             assert acts[0] == {"type": "pass"} and all(a["type"] == "play" for a in acts[1:])
+        if any(a["type"] == "first" for a in acts):
+            assert acts == [{"type": "first", "go": True}, {"type": "first", "go": False}]
 
 
 def play_out(seed: int, n: int, variant: bool, rnd: random.Random, check=check_turn_structure,
@@ -588,6 +590,8 @@ def test_300_random_games_look_sane():
                     cards_played[e["card"]] += 1
                 elif e["type"] == "window":
                     windows[e["at"]] += 1
+                elif e["type"] in ("goes_first", "keeps_place"):
+                    windows[e["type"]] += 1
             count += 1
             assert count < MAX_ACTIONS
         own_checks(state)
@@ -620,8 +624,8 @@ def test_300_random_games_look_sane():
     # most of the event cards get played in 300 random games (GENE INATTENDU is scored)
     assert len(cards_played) >= 20, cards_played
     assert cards_played["gene_inattendu"] > 0
-    # every timing point opened its window
-    assert set(windows) == set(WINDOWS), windows
+    # every timing point opened its window, and MOI D'ABORD's player chose both ways
+    assert set(windows) == set(WINDOWS) | {"goes_first", "keeps_place"}, windows
     assert max(actions) < 2000
 
 
@@ -738,20 +742,21 @@ def test_damaged_saves_raise_corrupt_state(seed, n, variant, rnd, moves, field, 
         EVO.from_json(data)
 
 
-# a window or a stage spoiled in one way (field path, value)
+# a window, MOI D'ABORD's effect, or a stage spoiled in one way (field path, value)
 SPOILED = [
     (("window", "at"), "phase7"), (("window", "order"), []), (("window", "order"), [0, 0]),
     (("window", "order"), [9]), (("window", "i"), 5), (("window", "i"), -1),
     (("window", "passed"), 3), (("window", "passed"), "0"), (("window", "extra"), 1),
+    (("effects", "first"), 7), (("effects", "first"), "0"), (("effects", "first_go"), 1),
     (("stage",), "nap"),
 ]
 
 
 @pytest.mark.parametrize("path,value", SPOILED)
 def test_spoiled_windows_and_choices_raise_corrupt_state(path, value):
-    # a game paused in a card window of turn 3, with MOI D'ABORD's player first
+    # a game paused in a card window of turn 3, with MOI D'ABORD's effect in force
     state = EVO.scenario(3, phase="movement", hands={0: ["eon_calme"], 1: ["encore"]},
-                         effects={"first": 1}, order=[0, 1, 2])
+                         effects={"first": 1, "first_go": True}, order=[0, 1, 2])
     assert state.window is not None and state.window["order"] == [1, 0]
     data = json.loads(json.dumps(EVO.to_json(state)))
     EVO.from_json(data)  # the unspoiled save loads

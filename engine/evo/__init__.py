@@ -14,7 +14,11 @@ Actions are dicts: ``{"type": "move", "from": "C4", "to": "D4"}``, ``{"type": "e
 ``{"type": "hatch", "region": "C5"}``, ``{"type": "lose", "regions": ["B2"]}``,
 ``{"type": "bid", "gene": 0, "amount": 3}`` (gene = slot on the auction table),
 ``{"type": "pass"}`` (in a card window, or out of the auction),
-``{"type": "play", "card": "accident", "target": 1, "region": "E5"}``.
+``{"type": "play", "card": "accident", "target": 1, "region": "E5"}``, and
+``{"type": "first", "go": true}`` / ``{"type": "first", "go": false}``: the player of MOI
+D'ABORD, asked at the start of each phase of the turn (from the one where the card was played,
+after its card window), plays first in that phase or keeps their place. ``go`` must be a JSON
+boolean and the action has no other key.
 
 ``card_window(state, player)`` tells whether ``player`` is asked in a card window (an event-card
 pause where ``{"type": "pass"}`` is always legal); windows are listed in :mod:`engine.evo.cards`.
@@ -149,6 +153,11 @@ def check_invariants(state: EvoState) -> None:
     if state.phase != rules.OVER and (state.phase, state.stage) not in rules._STAGES:
         raise CorruptState(f"unknown stage {state.stage!r} in phase {state.phase!r}")
     _check_window(state)
+    e = state.effects
+    first_go = e.get("first_go")
+    if ("first" in e and not _in_range(e["first"], n)) or ("first_go" in e and "first" not in e) \
+            or (first_go is not None and type(first_go) is not bool):
+        raise CorruptState("bad MOI D'ABORD effect")
 
 
 def _in_range(x, n: int) -> bool:

@@ -1057,11 +1057,18 @@ def fast_move_stage(s, me: int, prm: Params) -> dict:
     return fast_move(s, me, prm)
 
 
+def fast_first(s) -> dict:
+    """MOI D'ABORD: play first, except in the auction (the last bidder sees every bid)."""
+    return {"type": "first", "go": s.phase != EVOLUTION}
+
+
 def fast_decide(s, me: int, prm: Params = DEFAULT, legal: list | None = None) -> dict:
     """The fast rules' action for ``me`` in state-like ``s`` (a view's public part or an
     imagined state). ``legal`` may be None (rollouts): the action is then built directly."""
     if s.window is not None:
         return fast_window(s, me, prm, legal)
+    if R.choosing_first(s):
+        return fast_first(s)
     stage = s.stage
     if stage == "move":
         return fast_move_stage(s, me, prm)
@@ -1207,7 +1214,7 @@ class StrongPolicy(Policy):
         prm = self.params
         width = self.width
         kind = "window" if s.window is not None else s.stage
-        if self.kinds is not None and kind not in self.kinds:
+        if (self.kinds is not None and kind not in self.kinds) or R.choosing_first(s):
             return []
         if s.window is not None:
             plays = [a for a in legal if a["type"] == "play"]

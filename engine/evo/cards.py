@@ -244,6 +244,7 @@ def play(state, p: int, card: str, params: dict, events: list) -> None:
                        "from": state.retrievable["player"]})
     elif card == "moi_dabord":
         e["first"] = p
+        R.ask_first(state)
     elif card == "eon_calme":
         e["calm"] = True
     state.retrievable = {"card": card, "player": p}

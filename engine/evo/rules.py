@@ -4,7 +4,8 @@ The flow is a small state machine: ``state.phase`` (1..6, 7 when over) and ``sta
 inside it. :func:`step` checks an action against the current stage, applies it, then
 :func:`_advance` runs every automatic step (dice, initiative, points, payments) until some
 player must decide again. Card windows (``state.window``) pause the flow at the timing points
-printed on the cards; see :mod:`engine.evo.cards`.
+printed on the cards; see :mod:`engine.evo.cards`. MOI D'ABORD's player is asked at the start of
+each phase whether to play first in it (``effects["first_go"]`` is None until they answer).
 """
 
 from __future__ import annotations
@@ -69,11 +70,32 @@ def zone_of(state: EvoState, terrain: int) -> str:
 
 
 def turn_order(state: EvoState) -> list[int]:
-    """The order of play in the current phase (initiative, with MOI D'ABORD's player first)."""
+    """The order of play in the current phase: the initiative, with MOI D'ABORD's player
+    first when they chose to be in this phase."""
     first = state.effects.get("first")
-    if first is None:
+    if first is None or not state.effects.get("first_go"):
         return state.order
     return [first] + [p for p in state.order if p != first]
+
+
+def ask_first(state: EvoState) -> None:
+    """MOI D'ABORD: its player is to choose whether to play first in the phase now under way
+    (``effects["first_go"]`` None until they do). Nothing to ask in phase 1 (its order is
+    already set) or when they come first anyway."""
+    e = state.effects
+    if state.phase == INITIATIVE:
+        e["first_go"] = False
+    elif state.order[0] == e["first"]:
+        e["first_go"] = True
+    else:
+        e["first_go"] = None
+
+
+def choosing_first(state) -> bool:
+    """True while MOI D'ABORD's player must choose whether to play first in this phase."""
+    e = state.effects
+    return (state.window is None and state.phase != OVER and "first" in e
+            and e.get("first_go") is None)
 
 
 def card_window(state: EvoState, player: int) -> bool:
@@ -246,6 +268,8 @@ def to_act(state: EvoState) -> list[int]:
     if state.window is not None:
         w = state.window
         return [w["order"][w["i"]]]
+    if choosing_first(state):
+        return [state.effects["first"]]
     if state.stage == "choose":
         return [p for p in range(state.n) if state.pending[p] is not None]
     actor = current_actor(state)
@@ -257,6 +281,8 @@ def legal_actions(state: EvoState, p: int) -> list[dict]:
         return []
     if state.window is not None:
         return [{"type": "pass"}] + cards.plays(state, p, state.window["at"])
+    if choosing_first(state):
+        return [{"type": "first", "go": True}, {"type": "first", "go": False}]
     if state.stage == "move":
         acts = [{"type": "end"}]
         names = board(state).names
@@ -409,7 +435,9 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
     kind = action["type"]
     events = EventLog()
     events.observer = observer
-    if kind == "play":
+    if choosing_first(state):
+        _act_first(state, p, action, events)
+    elif kind == "play":
         at = state.window["at"] if state.window is not None else state.stage
         card, params = cards.check_play(state, p, action, at)
         cards.play(state, p, card, params, events)
@@ -440,6 +468,18 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
 def _not_your_turn(state: EvoState, p: int) -> list[dict]:
     waiting = to_act(state)
     raise IllegalAction("not_your_turn", player=p, waiting=waiting)
+
+
+def _act_first(state: EvoState, p: int, action: dict, events: list) -> None:
+    """MOI D'ABORD's player chooses: ``{"type": "first", "go": true}`` to play first in this
+    phase, ``{"type": "first", "go": false}`` to keep their place."""
+    if action["type"] != "first":
+        raise IllegalAction("first_choice", got=action["type"])
+    if set(action) != {"type", "go"} or not isinstance(action["go"], bool):
+        raise IllegalAction("bad_action")
+    state.effects["first_go"] = action["go"]
+    events.append({"type": "goes_first" if action["go"] else "keeps_place", "player": p,
+                   "phase": PHASE_NAMES[state.phase]})
 
 
 def _act_move(state: EvoState, p: int, action: dict, events: list) -> None:
@@ -585,7 +625,7 @@ def _next_actor(state: EvoState) -> None:
 
 def _advance(state: EvoState, events: list) -> None:
     """Run automatic steps until a player must act or the game is over."""
-    while state.phase != OVER and state.window is None:
+    while state.phase != OVER and state.window is None and not choosing_first(state):
         handler = _STAGES[(state.phase, state.stage)]
         if handler(state, events) is False:
             return
@@ -609,6 +649,8 @@ def _phase(state: EvoState, phase: int, events: list) -> None:
     state.phase = phase
     state.stage = "start"
     events.append({"type": "phase", "turn": state.turn, "phase": PHASE_NAMES[phase]})
+    if "first" in state.effects and phase != INITIATIVE:
+        ask_first(state)  # before the phase's opening window, which follows the new order
 
 
 def _initiative(state: EvoState, events: list):
