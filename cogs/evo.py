@@ -101,6 +101,11 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
                             items.append(ActButton(game.id, game.seq,
                                                    {"type": "bid", "gene": slot,
                                                     "amount": amount}, label))
+            if "first" in kinds:  # MOI D'ABORD, played face up: play first in this phase?
+                items.append(ActButton(game.id, game.seq, {"type": "first", "go": True},
+                                       t("bot.btn_first_go", lang), discord.ButtonStyle.success))
+                items.append(ActButton(game.id, game.seq, {"type": "first", "go": False},
+                                       t("bot.btn_first_keep", lang)))
             if "pass" in kinds:
                 items.append(ActButton(game.id, game.seq, {"type": "pass"},
                                        t("bot.btn_pass", lang)))

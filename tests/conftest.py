@@ -48,9 +48,22 @@ class VirtualClock:
         return self.env.now().timestamp()
 
     def call_later(self, delay, callback):
+        """Run ``callback`` after ``delay`` seconds of virtual time only. A plain
+        ``loop.call_later`` would also fire on the wall clock, and SimCord waits for such a
+        timer in real time when it is due before its settle deadline (an auto-pass after 2 s
+        would cost every test 2 real seconds)."""
         import asyncio
 
-        return asyncio.get_running_loop().call_later(delay, callback)
+        from simcord import SetupError
+
+        async def later():
+            try:
+                await self.env.external_wait(asyncio.sleep(delay), reason="host timer")
+            except SetupError:  # scheduled from outside the bot's own work: a plain wait
+                await asyncio.sleep(delay)
+            callback()
+
+        return asyncio.get_running_loop().create_task(later())
 
 
 def virtual_pacing(env, bot=None) -> None:

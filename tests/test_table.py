@@ -216,6 +216,71 @@ async def test_an_old_keep_button_does_not_keep_the_hand_now_in_play(simcord_env
     assert game.seq == seq and json.dumps(game.rules.to_json(game.state)) == before
 
 
+# --- card windows reveal nothing -------------------------------------------------------------
+
+
+def _public_view(channel, users, game):
+    """The channel as anyone sees it, with each player's id replaced by their name (and the
+    game's number left out of image names)."""
+    out = []
+    for m in public_messages(channel):
+        text = m.content
+        for u in users:
+            text = text.replace(str(u.id), u.name)
+        labels = [c.label for row in m.components for c in row.children]
+        files = [a.filename.replace(f"-{game.id}-", "-#-") for a in m.attachments]
+        out.append((text, labels, files))
+    return out
+
+
+async def test_a_held_card_changes_neither_who_is_asked_nor_when(simcord_env, monkeypatch):
+    """Two tables that look the same to everyone (one card in seat 1's hand: DÉLUGE at one
+    table, ÇA CAILLE at the other) stop for the same players at the same moments and show the
+    same messages, while people play the same moves and let the bot pass for them."""
+    from tests.test_discord_cubosaurs import fix_seed
+
+    env = simcord_env
+    fix_seed(monkeypatch, 21)
+    tables = []
+    for card in ("deluge", "ca_caille"):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("evo")
+        users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+        game = await open_table(env, channel, users)
+        game.state.hands = [[] for _ in game.state.hands]
+        game.state.hands[1] = [card]
+        tables.append((channel, users, game, {game.seat_of(u.id): u for u in users}))
+    host = env.bot.host
+    samples: list[list] = [[], []]
+    (ca, _, ga, _), (cb, _, gb, _) = tables
+    k = 0
+    while ga.status == "active" and ga.state.turn <= 4:  # cards are played from turn 3
+        k += 1
+        assert k < 4000
+        asked = [[p for p in g.awaiting() if not host._auto_passes(g, p)]
+                 for _, _, g, _ in tables]
+        assert asked[0] == asked[1], k
+        if not asked[0]:
+            await env.advance_time(0.5)
+        else:
+            seat = asked[0][0]
+            action = ai_action(ga.rules, ga.state, seat, "fast")
+            if action["type"] == "play":
+                action = {"type": "pass"}
+            await env.advance_time(3.0)
+            for channel, _, game, by_seat in tables:
+                await perform(env, channel, by_seat[seat], game, seat, action, k)
+        for i, (_, _, game, _) in enumerate(tables):
+            samples[i].append((env.now(), game.seq, tuple(game.awaiting()),
+                               game.rules.phase_name(game.state)))
+        assert samples[0][-1] == samples[1][-1], k
+    await flush(env)
+    assert "deluge" in ga.state.hands[1] and "ca_caille" in gb.state.hands[1]
+    windows = sum(1 for a in await env.bot.store.actions(ga.id) if a.action["type"] == "pass")
+    assert windows > 5  # the bot did stop at card windows, at both tables alike
+    assert _public_view(ca, tables[0][1], ga) == _public_view(cb, tables[1][1], gb)
+
+
 # --- refusals ----------------------------------------------------------------------------------
 
 
