@@ -11,7 +11,11 @@ recorded (interaction replies, which Discord does not count against the channel,
 * ``table.mentions_per_player.evo3`` / ``.cubosaurs3``: the most any one player was
   mentioned in that game; ``table.mentions_per_player_phase.*``: the most in one phase;
 * ``table.max_posts_5s``: the most posts and edits in any 5 s of the channel, over the games
-  above and one of one human with four AI seats at the default AI delay (1.5 s).
+  above and one of one human with four AI seats at the default AI delay (1.5 s);
+* ``table.minutes_per_game.*``: the game's length on the virtual clock, from Start to the
+  final table (think times, AI delays and the bot's waits in card windows);
+  ``table.window_wait_share.*``: the part of it spent waiting in card windows for the bot to
+  pass for a player (every holder in turn, ``window_delay`` each).
 
 These are counts from seeded games, not timings: they are the same on every run.
 """
@@ -72,6 +76,8 @@ async def play_table(kind: str, humans: int, ais: int = 0, ai_delay: float = 1.0
             game = state["game"] = bot.host.game_in(channel.id)
             by_seat = {game.seat_of(u.id): u for u in users}
             rnd = random.Random(seed)
+            started = env.now()
+            window_wait = 0.0
             k = 0
             while game.status == "active":
                 k += 1
@@ -80,6 +86,8 @@ async def play_table(kind: str, humans: int, ais: int = 0, ai_delay: float = 1.0
                 awaited = game.awaiting()
                 human = [p for p in awaited if p in by_seat]
                 if not human or all(bot.host._auto_passes(game, p) for p in human):
+                    if human:
+                        window_wait += 0.5
                     await env.advance_time(0.5)  # AI seats and auto-passes answer by themselves
                     continue
                 seat = human[0]
@@ -95,6 +103,7 @@ async def play_table(kind: str, humans: int, ais: int = 0, ai_delay: float = 1.0
                 if bot.listener.idle():
                     break
                 await env.advance_time(1.0)
+            minutes = (env.now() - started).total_seconds() / 60
             mentions = writes.mentions()
             per_player = Counter(u for u, _ in mentions)
             phases = Counter(mentions)
@@ -103,7 +112,8 @@ async def play_table(kind: str, humans: int, ais: int = 0, ai_delay: float = 1.0
         host_module.os.urandom = original_urandom
     return {"posts": len(writes.posts()), "max_5s": writes.max_in_window(5.0),
             "mentions": max(per_player.values(), default=0),
-            "mentions_phase": max(phases.values(), default=0)}
+            "mentions_phase": max(phases.values(), default=0), "minutes": minutes,
+            "window_share": window_wait / 60 / minutes if minutes else 0.0}
 
 
 async def perform(kind, env, channel, user, game, seat, action, k):
@@ -124,9 +134,12 @@ def run(out) -> None:
         out(f"table.messages_per_game.{name}", figures["posts"], "posts")
         out(f"table.mentions_per_player.{name}", figures["mentions"], "mentions")
         out(f"table.mentions_per_player_phase.{name}", figures["mentions_phase"], "mentions")
+        out(f"table.minutes_per_game.{name}", figures["minutes"], "min")
+        out(f"table.window_wait_share.{name}", figures["window_share"], "")
         worst = max(worst, figures["max_5s"])
     figures = asyncio.run(play_table("evo", 1, ais=4, ai_delay=1.5))
     out("table.messages_per_game.evo1_ai4", figures["posts"], "posts")
+    out("table.minutes_per_game.evo1_ai4", figures["minutes"], "min")
     worst = max(worst, figures["max_5s"])
     out("table.max_posts_5s", worst, "writes")
 
