@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import sys
@@ -41,6 +42,15 @@ def load_config(path: Path | None) -> dict:
     return config
 
 
+async def check_storage(config: dict) -> None:
+    """Open the configured database (migrating it), check that it is undamaged and writable,
+    and close it; raises StoreError with a sentence for the server admin."""
+    from store import Store
+
+    async with Store.open(config["storage"]["database"]) as store:
+        await store.check()
+
+
 def run_bot(config: dict) -> int:
     token = config["discord"].get("token", "").strip()
     if not token:
@@ -48,10 +58,21 @@ def run_bot(config: dict) -> int:
         return 2
     logging.basicConfig(level=config["logging"]["level"],
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from store import StoreError
+
+    try:  # before logging in: a database that cannot be used stops here, in one sentence
+        asyncio.run(check_storage(config))
+    except StoreError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     from cogs.bot import DarwinBot  # imported late: the demo must not need discord.py
 
     bot = DarwinBot(config)
-    bot.run(token, log_handler=None)
+    try:
+        bot.run(token, log_handler=None)
+    except StoreError as exc:  # the database cannot be used: say so in one sentence
+        print(exc, file=sys.stderr)
+        return 2
     return 0
 
 

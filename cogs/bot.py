@@ -40,6 +40,7 @@ class DarwinBot(commands.Bot):
 
         if self.store is None:
             self.store = await Store.open(self.config["storage"]["database"])
+        await self.store.check()  # writable and undamaged, or no start (one clear sentence)
         games = self.config["games"]
         self.listener = TableListener(self, nudge_delay=float(games.get("nudge_delay", 20.0)))
         self.host = GameHost(self.store, clock=self.clock, ai_delay=float(games["ai_delay"]),
@@ -111,12 +112,14 @@ class DarwinBot(commands.Bot):
 
     async def stop_services(self) -> None:
         """Stop timers, finish pending table posts, close the database (idempotent)."""
-        if self.host is not None:
-            await self.host.close()
-        if getattr(self, "listener", None) is not None:
-            await self.listener.drain()
-        if self.store is not None:
-            await self.store.close()
+        try:
+            if self.host is not None:
+                await self.host.close()
+            if getattr(self, "listener", None) is not None:
+                await self.listener.drain()
+        finally:  # whatever failed above, the database connection is closed
+            if self.store is not None:
+                await self.store.close()
 
     async def close(self) -> None:
         await self.stop_services()
@@ -124,3 +127,5 @@ class DarwinBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s", self.user)
+        if getattr(self, "listener", None) is not None:
+            await self.listener.send_notices()  # games set aside while starting

@@ -69,6 +69,25 @@ def can_manage(interaction: discord.Interaction) -> bool:
     return bool(perms and (perms.manage_channels or perms.administrator))
 
 
+def answers_failures(func):
+    """A button or menu callback whose unexpected failure is logged and answered privately
+    with a sentence (discord.py only logs a failed dynamic item, and the user would see
+    "This interaction failed")."""
+
+    @functools.wraps(func)
+    async def wrapper(self, interaction: discord.Interaction):
+        try:
+            return await func(self, interaction)
+        except Exception:
+            log.exception("component %s failed", type(self).__name__)
+            try:
+                await send_ephemeral(interaction, t("bot.error_generic", lang_of(interaction.client)))
+            except discord.HTTPException:
+                log.warning("could not tell the user that the press failed")
+
+    return wrapper
+
+
 def quiet_autocomplete(func):
     """An autocomplete callback that never raises: a failure offers nothing (and is logged)."""
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 import discord
 from discord.ext import commands
 
-from cogs.common import NO_MENTIONS, can_manage, lang_of, refusal, safe_name, send_ephemeral
+from cogs.common import (
+    NO_MENTIONS,
+    answers_failures,
+    can_manage,
+    lang_of,
+    refusal,
+    safe_name,
+    send_ephemeral,
+)
 from engine import IllegalAction
 from host import HostError, LiveGame
 from messages import has, t
@@ -48,6 +56,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction: discord.Interaction, item, match):
         return cls(int(match["game"]), match["verb"], lang_of(interaction.client))
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.client.get_cog("Lobby").press(interaction, self.game_id, self.verb)
 

@@ -30,6 +30,7 @@ import discord
 
 from cogs.common import (
     NO_MENTIONS,
+    answers_failures,
     clip,
     decode_action,
     encode_action,
@@ -148,6 +149,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["game"]), _seq(match), decode_action(match["action"]),
                    item.label or "?", item.style)
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if cog := await game_cog(interaction, self.game_id):
             await cog.press(interaction, self.game_id, self.seq, self.action)
@@ -176,6 +178,7 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
         return cls(int(match["game"]), _seq(match), int(match["seat"]), list(item.options),
                    item.placeholder, match["tag"] or "")
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if cog := await game_cog(interaction, self.game_id):
             try:
@@ -199,6 +202,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dw:h:(?P<
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]), lang_of(interaction.client))
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if cog := await game_cog(interaction, self.game_id):
             await cog.show_hand(interaction, self.game_id)
@@ -325,6 +329,7 @@ class TableListener:
         self._writers: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
         self._nudge_tasks: set[asyncio.Task] = set()
+        self._unsent_broken: list[tuple[int, str]] = []  # set aside before the bot was ready
         self._nudge_ids = 0
 
     @property
@@ -503,15 +508,29 @@ class TableListener:
         await coro_factory()
 
     async def on_game_broken(self, game_id: int, channel_id: str, error: str) -> None:
+        """Tell the channel that its game was set aside (the reason stays in the log). At
+        start-up this runs before the gateway is up: the notice waits for ``send_notices``."""
+        if not self.bot.is_ready():
+            self._unsent_broken.append((game_id, channel_id))
+            return
+        await self._broken_notice(game_id, channel_id)
+
+    async def send_notices(self) -> None:
+        """Once the bot is ready: the notices of games set aside while it started."""
+        pending, self._unsent_broken = self._unsent_broken, []
+        for game_id, channel_id in pending:
+            await self._broken_notice(game_id, channel_id)
+
+    async def _broken_notice(self, game_id: int, channel_id: str) -> None:
         lang = self.lang
         try:
             channel = self.bot.get_channel(int(channel_id))
-            if channel is not None:
-                await self.write(int(channel_id), lambda: channel.send(
-                    t("bot.game_broken", lang, error=clip(error, 200)),
-                    allowed_mentions=NO_MENTIONS))
+            if channel is None:
+                channel = await self.bot.fetch_channel(int(channel_id))
+            await self.write(int(channel_id), lambda: channel.send(
+                t("bot.game_broken", lang, game=game_id), allowed_mentions=NO_MENTIONS))
         except Exception:
-            log.exception("could not report broken game %s", game_id)
+            log.exception("could not report game %s as set aside", game_id)
 
     async def drain(self) -> None:
         """Wait for every pending write (tests, shutdown); pending reminders are dropped."""

@@ -11,6 +11,7 @@ at once.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import time
@@ -20,7 +21,8 @@ from typing import Any, Protocol
 
 from engine import CorruptState, IllegalAction, Seat, get_game
 from engine.ai import ai_action
-from store import ChannelBusy, StaleWrite
+from host.checks import CorruptLobby, check_lobby
+from store import ChannelBusy, StaleWrite, StoreError
 
 log = logging.getLogger("darwin.host")
 
@@ -56,6 +58,23 @@ class RealClock:
 
     def call_later(self, delay: float, callback: Callable[[], Any]) -> asyncio.TimerHandle:
         return asyncio.get_running_loop().call_later(delay, callback)
+
+
+def _check_json(action: Any) -> None:
+    """An action is a JSON object the store can write as it is: no NaN or Infinity."""
+    if not isinstance(action, dict):
+        raise IllegalAction("bad_action")
+    try:
+        json.dumps(action, allow_nan=False)
+    except (TypeError, ValueError):
+        raise IllegalAction("bad_action") from None
+
+
+def _edited(lobby: dict) -> dict:
+    """A copy of a lobby to edit (its seats copied too), stored before it replaces the old."""
+    copy = dict(lobby)
+    copy["seats"] = [dict(seat) for seat in lobby["seats"]]
+    return copy
 
 
 @dataclass
@@ -158,24 +177,52 @@ class GameHost:
     # --- start and stop -------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every unfinished game; set aside the ones that cannot be loaded."""
+        """Load every unfinished game; set aside the ones that cannot be loaded or run.
+
+        One bad row never stops the others: whatever goes wrong with a row (its JSON, its
+        state, its lobby, arming its timers) sets that game aside with the reason."""
+        heads = await self.store.log_heads()
         for row in await self.store.live_games():
             try:
-                options, lobby, state_json = row.decoded()
-                game = LiveGame(row.id, row.guild_id, row.channel_id, row.kind, row.status,
-                                options or {}, lobby or {"seats": []}, None, row.seq)
-                if row.status == "active":
-                    game.state = game.rules.from_json(state_json)
-            except (CorruptState, KeyError, TypeError, ValueError) as exc:
-                reason = f"{type(exc).__name__}: {exc}"
-                log.error("game %s in channel %s set aside: %s", row.id, row.channel_id, reason)
-                await self.store.set_aside(row.id, reason, self.clock.now())
-                self.broken.append((row.id, reason))
-                await self.listener.on_game_broken(row.id, row.channel_id, reason)
-                continue
-            self.games[game.channel_id] = game
-            if game.status == "active":
-                self._schedule(game)
+                if heads.get(row.id, 0) != row.seq:
+                    raise CorruptLobby(f"the game is at position {row.seq} but its action log "
+                                       f"ends at {heads.get(row.id, 0)}")
+                game = self._load(row)
+                self.games[game.channel_id] = game
+                if game.status == "active":
+                    self._schedule(game)
+            except Exception as exc:  # noqa: BLE001 - any failure sets this one game aside
+                self.games.pop(str(row.channel_id), None)
+                if not isinstance(exc, (CorruptState, CorruptLobby, KeyError, TypeError,
+                                        ValueError, IndexError, AttributeError)):
+                    log.exception("game %s could not be loaded", row.id)
+                await self._set_aside(row, f"{type(exc).__name__}: {exc}")
+
+    def _load(self, row) -> LiveGame:
+        options, lobby, state_json = row.decoded()
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise CorruptLobby("the options are not an object")
+        game = LiveGame(row.id, row.guild_id, row.channel_id, row.kind, row.status, options,
+                        lobby, None, row.seq)
+        rules = game.rules  # an unknown kind raises here
+        if row.status == "active":
+            game.state = rules.from_json(state_json)
+        check_lobby(lobby, row.status, game.state, rules)
+        return game
+
+    async def _set_aside(self, row, reason: str) -> None:
+        log.error("game %s in channel %s set aside: %s", row.id, row.channel_id, reason)
+        self.broken.append((row.id, reason))
+        try:
+            await self.store.set_aside(row.id, reason, self.clock.now())
+        except StoreError as exc:  # it stays live in the file: tried again at the next start
+            log.error("could not mark game %s as set aside: %s", row.id, exc)
+        try:
+            await self.listener.on_game_broken(row.id, row.channel_id, reason)
+        except Exception:
+            log.exception("could not report game %s as set aside", row.id)
 
     async def close(self) -> None:
         self._closed = True
@@ -220,6 +267,9 @@ class GameHost:
                 self.clock.now())
         except ChannelBusy:
             raise HostError("channel_busy") from None
+        except StoreError as exc:
+            log.error("store write failed: %s", exc)
+            raise HostError("storage_failed") from exc
         game = LiveGame(game_id, None if guild_id is None else str(guild_id), channel_id, kind,
                         "lobby", options, lobby)
         self.games[channel_id] = game
@@ -247,8 +297,9 @@ class GameHost:
                 raise HostError("already_joined")
             if len(game.seats) >= game.lobby["max"]:
                 raise HostError("lobby_full", max=game.lobby["max"])
-            game.seats.append({"id": str(user_id), "name": name, "ai": False})
-            await self.store.update_lobby(game.id, game.lobby, self.clock.now())
+            lobby = _edited(game.lobby)
+            lobby["seats"].append({"id": str(user_id), "name": name, "ai": False})
+            await self._write_lobby(game, lobby)
         return game
 
     async def add_ai(self, channel_id, by_user, level: str | None = None) -> LiveGame:
@@ -262,9 +313,10 @@ class GameHost:
             n = sum(1 for s in game.seats if s["id"].startswith("ai:")) + 1
             while any(s["id"] == f"ai:{n}" for s in game.seats):
                 n += 1
-            game.seats.append({"id": f"ai:{n}", "name": f"AI {n}", "ai": True,
-                               "level": level or self.ai_level})
-            await self.store.update_lobby(game.id, game.lobby, self.clock.now())
+            lobby = _edited(game.lobby)
+            lobby["seats"].append({"id": f"ai:{n}", "name": f"AI {n}", "ai": True,
+                                   "level": level or self.ai_level})
+            await self._write_lobby(game, lobby)
         return game
 
     async def leave_lobby(self, channel_id, user_id) -> LiveGame:
@@ -276,8 +328,9 @@ class GameHost:
                 raise HostError("not_in_lobby")
             if str(user_id) == game.lobby["creator"]:
                 raise HostError("creator_cannot_leave")
-            del game.seats[seat]
-            await self.store.update_lobby(game.id, game.lobby, self.clock.now())
+            lobby = _edited(game.lobby)
+            del lobby["seats"][seat]
+            await self._write_lobby(game, lobby)
         return game
 
     def _can_manage(self, game: LiveGame, user_id, can_manage: bool) -> None:
@@ -293,8 +346,9 @@ class GameHost:
                 raise HostError("no_such_seat", seat=seat + 1)
             if game.seats[seat]["id"] == game.lobby["creator"]:
                 raise HostError("creator_cannot_leave")
-            del game.seats[seat]
-            await self.store.update_lobby(game.id, game.lobby, self.clock.now())
+            lobby = _edited(game.lobby)
+            del lobby["seats"][seat]
+            await self._write_lobby(game, lobby)
         return game
 
     async def cancel(self, channel_id, by_user, can_manage: bool) -> LiveGame:
@@ -303,8 +357,8 @@ class GameHost:
         async with game.lock:
             if game.status not in ("lobby", "active") or self.games.get(game.channel_id) is not game:
                 raise HostError("lobby_closed")
+            await self._stored(self.store.cancel_game(game.id, self.clock.now()))
             self._cancel_timers(game)
-            await self.store.cancel_game(game.id, self.clock.now())
             game.status = "cancelled"
             self.games.pop(game.channel_id, None)
         return game
@@ -328,11 +382,13 @@ class GameHost:
                 snapshots.append((phase, rules.view(state, None)))
 
             state, events = rules.new_game_with_events(seats, seed, game.options, observer)
-            game.lobby["seed"] = seed
-            self._remember(game, events)
-            self._set_deadline(game.lobby, game.seats, rules, state, 0)
-            await self.store.start_game(game.id, rules.to_json(state), self.clock.now(),
-                                        lobby=game.lobby)
+            lobby = _edited(game.lobby)
+            lobby["seed"] = seed
+            lobby["log"] = (lobby.get("log", []) + list(events))[-RECENT_EVENTS:]
+            self._set_deadline(lobby, lobby["seats"], rules, state, 0)
+            await self._stored(self.store.start_game(game.id, rules.to_json(state),
+                                                     self.clock.now(), lobby=lobby))
+            game.lobby = lobby
             game.state = state
             game.status = "active"
             game.seq = 0
@@ -366,9 +422,10 @@ class GameHost:
             seat = game.seat_of(user_id)
             if seat is None:
                 raise HostError("not_a_player")
-            game.seats[seat]["ai"] = True
-            game.seats[seat].setdefault("level", self.ai_level)
-            await self.store.update_lobby(game.id, game.lobby, self.clock.now())
+            lobby = _edited(game.lobby)
+            lobby["seats"][seat]["ai"] = True
+            lobby["seats"][seat].setdefault("level", self.ai_level)
+            await self._write_lobby(game, lobby)
         self._schedule(game)
         return game
 
@@ -388,7 +445,17 @@ class GameHost:
             def observer(state, phase):
                 snapshots.append((phase, rules.view(state, None)))
 
-            new_state, events = rules.apply_action(game.state, seat, action, observer)
+            _check_json(action)
+            check = getattr(rules, "check_action", None)
+            if check is not None:
+                check(action)  # the exact shape of each action type, before the rules see it
+            try:
+                new_state, events = rules.apply_action(game.state, seat, action, observer)
+            except IllegalAction:
+                raise
+            except Exception as exc:  # a fault in the rules: refuse, keep the state, log it
+                log.exception("game %s: the rules failed on %r by seat %s", game.id, action, seat)
+                raise HostError("rules_failed") from exc
             finished = rules.is_over(new_state)
             results = None
             if finished:
@@ -407,8 +474,14 @@ class GameHost:
                     results=results, lobby=lobby)
             except StaleWrite:
                 # another process wrote this game: take the stored truth and refuse
-                await self._reload(game)
+                try:
+                    await self._reload(game)
+                except (StoreError, CorruptState, ValueError, KeyError, TypeError) as exc:
+                    log.error("game %s could not be reloaded: %s", game.id, exc)
                 raise HostError("conflict") from None
+            except StoreError as exc:
+                log.error("game %s: action not saved: %s", game.id, exc)
+                raise HostError("storage_failed") from exc
             # durable: make it current
             game.state = new_state
             game.seq = new_seq
@@ -432,8 +505,22 @@ class GameHost:
         game.lobby = decoded.lobby or game.lobby
         game.seq = row.seq
 
-    def _remember(self, game: LiveGame, events: list[dict]) -> None:
-        game.lobby["log"] = (game.lobby.get("log", []) + list(events))[-RECENT_EVENTS:]
+    async def _stored(self, write):
+        """Await a store write; a failure of the database reaches the player as one sentence
+        (``storage_failed``) and its details go to the log. Nothing in memory changed yet."""
+        try:
+            return await write
+        except (StaleWrite, ChannelBusy):
+            raise
+        except StoreError as exc:
+            log.error("store write failed: %s", exc)
+            raise HostError("storage_failed") from exc
+
+    async def _write_lobby(self, game: LiveGame, lobby: dict) -> None:
+        """Store an edited copy of the lobby, then make it the game's: a refused write leaves
+        the lobby in memory equal to the stored one."""
+        await self._stored(self.store.update_lobby(game.id, lobby, self.clock.now()))
+        game.lobby = lobby
 
     async def _after_commit(self, outcome: Outcome) -> None:
         try:
@@ -517,11 +604,9 @@ class GameHost:
             seat = game.seat_of(user_id)
             if seat is None:
                 raise HostError("not_a_player")
-            lobby = dict(game.lobby)
-            lobby["seats"] = [dict(s) for s in game.seats]
+            lobby = _edited(game.lobby)
             lobby["seats"][seat]["autopass"] = mode
-            await self.store.update_lobby(game.id, lobby, self.clock.now())
-            game.lobby = lobby
+            await self._write_lobby(game, lobby)
         if game.status == "active":
             self._schedule(game)
         return game

@@ -12,7 +12,9 @@ from .errors import (
     MigrationError,
     SchemaTooNew,
     StaleWrite,
+    StoreDamaged,
     StoreError,
+    StoreNotWritable,
     WrongStatus,
 )
 from .migrate import Migration, load_migrations
@@ -31,7 +33,9 @@ __all__ = [
     "SchemaTooNew",
     "StaleWrite",
     "Store",
+    "StoreDamaged",
     "StoreError",
+    "StoreNotWritable",
     "WrongStatus",
     "load_migrations",
 ]

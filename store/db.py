@@ -27,7 +27,9 @@ from .errors import (
     GameNotFound,
     SchemaTooNew,
     StaleWrite,
+    StoreDamaged,
     StoreError,
+    StoreNotWritable,
     WrongStatus,
 )
 from .rows import (
@@ -137,7 +139,8 @@ class Store:
             db = await aiosqlite.connect(name, isolation_level=None,
                                          timeout=busy_timeout_ms / 1000)
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"cannot open database {name}: {exc}") from exc
+            raise StoreError(f"The database {name} cannot be opened ({exc}): if the file is damaged, "
+                             f"keep a copy and restore a backup.") from exc
         try:
             db.text_factory = _text
             await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
@@ -156,7 +159,8 @@ class Store:
         except BaseException as exc:
             await db.close()
             if isinstance(exc, sqlite3.Error):
-                raise StoreError(f"cannot open database {name}: {exc}") from exc
+                raise StoreError(f"The database {name} cannot be opened ({exc}): if the file is "
+                                 f"damaged, keep a copy and restore a backup.") from exc
             raise
         if version != found:
             log.info("database %s migrated from schema version %d to %d", name, found, version)
@@ -173,6 +177,45 @@ class Store:
             db, self._db = self._db, None
             if db is not None:
                 await db.close()
+
+    async def check(self) -> None:
+        """At start, before any game is loaded: the file passes SQLite's quick integrity
+        check (StoreDamaged, naming the games whose rows cannot be read) and can be written
+        (StoreNotWritable): a bot must not look healthy and then fail every action."""
+        try:
+            rows = await self._read("PRAGMA quick_check")
+            problems = [str(r[0]) for r in rows if r[0] != "ok"]
+        except StoreError as exc:
+            problems = [str(exc)]
+        if problems:
+            raise StoreDamaged(self._path, problems[0], await self._unreadable_games())
+
+        async def touch(db: aiosqlite.Connection) -> None:
+            # a real write (same value), committed: a read-only file refuses it here
+            await db.execute("UPDATE schema_version SET applied_at = applied_at "
+                             "WHERE version = (SELECT MAX(version) FROM schema_version)")
+
+        try:
+            await self._write(touch)
+        except StoreError as exc:
+            cause = exc.__cause__ or exc
+            raise StoreNotWritable(self._path, str(cause)) from exc
+
+    async def _unreadable_games(self) -> list[int] | None:
+        """The ids of games whose rows (game, actions, results) cannot be read."""
+        try:
+            top = (await self._read("SELECT MAX(id) FROM games"))[0][0] or 0
+        except StoreError:
+            return None
+        bad = []
+        for game_id in range(1, top + 1):
+            try:
+                for table, key in (("games", "id"), ("actions", "game_id"),
+                                   ("results", "game_id")):
+                    await self._read(f"SELECT * FROM {table} WHERE {key} = ?", (game_id,))
+            except StoreError:
+                bad.append(game_id)
+        return bad
 
     async def __aenter__(self) -> Store:
         return self
@@ -435,6 +478,14 @@ class Store:
         rows = await self._read(
             f"SELECT {GAME_COLUMNS} FROM games WHERE {_LIVE_SQL} ORDER BY id")
         return [GameRow(*r) for r in rows]
+
+    async def log_heads(self) -> dict[int, int]:
+        """The last action's seq of every live game that has actions: at load it must equal
+        the game's ``seq`` (one below, every later write would fail; one above, a gap)."""
+        rows = await self._read(
+            "SELECT a.game_id, MAX(a.seq) FROM games g JOIN actions a ON a.game_id = g.id "
+            f"WHERE g.{_LIVE_SQL} GROUP BY a.game_id")
+        return {game_id: seq for game_id, seq in rows}
 
     async def get_game(self, game_id: int) -> GameRow | None:
         rows = await self._read(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))

@@ -79,3 +79,35 @@ class CorruptRow(StoreError, ValueError):
         super().__init__(f"game {game_id} is corrupt: {reason}")
         self.game_id = game_id
         self.reason = reason
+
+
+class StoreNotWritable(StoreError):
+    """At start: the database file opens but cannot be written."""
+
+    def __init__(self, path: str, detail: str) -> None:
+        super().__init__(
+            f"The database {path} cannot be written ({detail}). Check the permissions of the "
+            f"file and of its folder, the free disk space, and that no other program holds it; "
+            f"Darwin did not start."
+        )
+        self.path = path
+
+
+class StoreDamaged(StoreError):
+    """At start: the database file fails SQLite's integrity check (damaged pages)."""
+
+    def __init__(self, path: str, problem: str, games: list[int] | None) -> None:
+        if games:
+            which = "games affected: " + ", ".join(map(str, games))
+        elif games is None:
+            which = "which games are affected could not be told"
+        else:
+            which = "no game's rows are unreadable (the damage is in an index)"
+        super().__init__(
+            f"The database {path} is damaged ({problem}); {which}. Darwin will not run on a "
+            f"damaged file: stop it, keep a copy, and restore a backup or recover the file "
+            f"with: sqlite3 {path} .recover | sqlite3 recovered.sqlite3"
+        )
+        self.path = path
+        self.problem = problem
+        self.games = games

@@ -84,3 +84,16 @@ def test_cubosaurs_command_line(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "1. " in done.stdout and len(list(tmp_path.glob("*.png"))) == 6
+
+
+def test_bot_on_a_damaged_database_says_so_before_logging_in(tmp_path):
+    """A damaged database file stops the bot at once, with one sentence (no login tried: the
+    token here is fake and no network is reachable)."""
+    db = tmp_path / "darwin.sqlite3"
+    db.write_bytes(b"SQLite format 3\x00" + bytes(4096 * 3))  # a header and zeroed pages
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "DISCORD_TOKEN": "fake",
+           "DARWIN_DATABASE": str(db)}
+    done = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 2, done.stderr
+    assert str(db) in done.stderr and "Traceback" not in done.stderr

@@ -182,7 +182,7 @@ async def test_gap_in_migration_numbers_is_refused(monkeypatch):
 async def test_a_file_that_is_not_a_database_is_a_store_error(tmp_path: Path):
     path = tmp_path / "junk.sqlite3"
     path.write_bytes(b"this is not a database at all" * 100)
-    with pytest.raises(StoreError, match="cannot open"):
+    with pytest.raises(StoreError, match="cannot be opened"):
         await Store.open(path)
 
 
@@ -464,3 +464,52 @@ async def test_close_waits_for_writes_under_way(db_path: Path, clock):
     await s.close()
     assert [w.result() for w in writes] == [1, 2, 3]
     assert raw(db_path, "SELECT COUNT(*) FROM actions") == [(3,)]
+
+
+# ---------------------------------------------------------------- checked at start
+
+
+async def test_a_healthy_file_passes_the_start_check(db_path: Path, clock):
+    async with Store.open(db_path) as s:
+        await active_game(s, clock)
+        await s.check()
+        await s.check()  # harmless to repeat: the write it makes changes nothing
+        assert len(await s.live_games()) == 1
+
+
+async def test_a_read_only_file_is_refused_at_start(db_path: Path, clock, monkeypatch):
+    import aiosqlite
+
+    from store import StoreNotWritable
+
+    async with Store.open(db_path) as s:
+        await active_game(s, clock)
+    connect = aiosqlite.connect
+
+    def read_only(name, **kwargs):  # as a file the process may not write (root ignores chmod)
+        return connect(f"file:{name}?mode=ro", uri=True, **kwargs)
+
+    monkeypatch.setattr(aiosqlite, "connect", read_only)
+    async with Store.open(db_path) as s:
+        with pytest.raises(StoreNotWritable) as err:
+            await s.check()
+    text = str(err.value)
+    assert str(db_path) in text and "cannot be written" in text and "readonly" in text
+
+
+async def test_a_zeroed_page_is_found_at_start_and_names_the_games_it_hits(db_path: Path, clock):
+    from store import StoreDamaged
+
+    async with Store.open(db_path) as s:
+        ids = [await s.create_game("g", f"c{i}", "evo", {}, {"pad": "x" * 3000}, clock())
+               for i in range(60)]
+    pages = db_path.stat().st_size // 4096
+    with open(db_path, "r+b") as f:  # one page in the middle of the file, all zeros
+        f.seek(4096 * (pages // 2))
+        f.write(bytes(4096))
+    async with Store.open(db_path) as s:
+        with pytest.raises(StoreDamaged) as err:
+            await s.check()
+    damaged = err.value.games
+    assert damaged and set(damaged) < set(ids) and len(damaged) <= 3
+    assert "damaged" in str(err.value) and str(damaged[0]) in str(err.value)

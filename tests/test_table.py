@@ -455,3 +455,36 @@ async def test_games_are_not_offered_in_direct_messages(simcord_env):
     offered = zed.available_commands()
     assert not [c for c in offered if c.split()[0] in ("evo", "cubosaurs")], offered
 
+
+
+# --- restarts ---------------------------------------------------------------------------------
+
+
+async def test_a_game_set_aside_at_start_is_announced_in_its_channel(simcord_env, darwin_config):
+    """The notice is sent once the bot is ready (at setup the gateway is not up yet), and it is
+    a sentence: the technical reason stays in the log."""
+    import sqlite3
+
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("evo")
+    users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+    game = await open_table(env, channel, users)
+    await flush(env)
+    await env.bot.stop_services()
+    con = sqlite3.connect(darwin_config["storage"]["database"])
+    with con:
+        con.execute("UPDATE games SET lobby = '{}' WHERE id = ?", (game.id,))
+    con.close()
+    new_bot = DarwinBot(darwin_config)
+    try:
+        await env.restart_bot(new_bot)
+        await flush(env)
+        notice = channel.last_message.content
+        assert notice == t("bot.game_broken", game=game.id)
+        assert "KeyError" not in notice and "seats" not in notice
+        assert new_bot.host.game_in(channel.id) is None
+        r = await users[0].slash(channel, "evo new")  # the channel is free again
+        assert r.ephemeral and new_bot.host.game_in(channel.id) is not None
+    finally:
+        await new_bot.stop_services()
