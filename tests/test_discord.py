@@ -14,7 +14,7 @@ from cogs.bot import DarwinBot
 from engine.evo.ai import choose_action
 from engine.evo.data import rules_data
 from messages import t
-from tests.conftest import flush, make_config
+from tests.conftest import flush, make_config, virtual_pacing
 
 CARD_NAMES = {c: t(f"evo.card.{c}.name") for c in rules_data()["cards"]["deck"]}
 
@@ -296,6 +296,7 @@ async def test_ai_seats_and_turn_timer_finish_an_untouched_game(tmp_path):
 
     config = make_config(tmp_path, turn_timer=30, ai_delay=2.0)
     async with simcord.run(DarwinBot(config)) as env:
+        virtual_pacing(env)  # AI delays, auto-passes and the timer on virtual time
         guild = env.create_guild()
         channel = guild.create_text_channel("evo")
         ann = guild.add_member(env.create_user("ann"))
