@@ -515,6 +515,15 @@ class TableListener:
             return
         await self._broken_notice(game_id, channel_id)
 
+    async def on_saving_failed(self, game: LiveGame) -> None:
+        """Once per failing stretch: the table says that saving fails (the log has why)."""
+        channel = self.bot.get_channel(int(game.channel_id))
+        if channel is None:
+            return
+        text = t("bot.saving_failed", self.lang)
+        await self.write(int(game.channel_id), lambda: channel.send(
+            text, allowed_mentions=NO_MENTIONS))
+
     async def send_notices(self) -> None:
         """Once the bot is ready: the notices of games set aside while it started."""
         pending, self._unsent_broken = self._unsent_broken, []

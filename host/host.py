@@ -27,6 +27,8 @@ from store import ChannelBusy, StaleWrite, StoreError
 log = logging.getLogger("darwin.host")
 
 RECENT_EVENTS = 40
+RETRY_FIRST_DELAY = 1.0  # seconds before a step the store refused is tried again, doubling
+RETRY_MAX_DELAY = 60.0
 
 # When the bot passes for a human in a card window (after the host's window_delay):
 # "always" (the default) = every time, unless they play a card first: the table then looks the
@@ -90,6 +92,7 @@ class LiveGame:
     seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     timers: list = field(default_factory=list, repr=False)
+    save_failures: int = 0  # commits refused by the store in a row (AI steps retry)
 
     @property
     def rules(self):
@@ -149,12 +152,17 @@ class Listener(Protocol):
 
     async def on_game_broken(self, game_id: int, channel_id: str, error: str) -> None: ...
 
+    async def on_saving_failed(self, game: LiveGame) -> None: ...
+
 
 class _NullListener:
     async def on_outcome(self, outcome: Outcome) -> None:
         return None
 
     async def on_game_broken(self, game_id: int, channel_id: str, error: str) -> None:
+        return None
+
+    async def on_saving_failed(self, game: LiveGame) -> None:
         return None
 
 
@@ -481,7 +489,11 @@ class GameHost:
                 raise HostError("conflict") from None
             except StoreError as exc:
                 log.error("game %s: action not saved: %s", game.id, exc)
+                game.save_failures += 1
+                if game.save_failures == 1:  # the table is told once per failing stretch
+                    self._spawn(self._tell_saving_failed(game))
                 raise HostError("storage_failed") from exc
+            game.save_failures = 0
             # durable: make it current
             game.state = new_state
             game.seq = new_seq
@@ -592,8 +604,27 @@ class GameHost:
             return
         try:
             await self._commit(game, seat, {"type": "pass"}, expected_seq=seq)
-        except (HostError, IllegalAction):
+        except HostError as exc:
+            if exc.code == "storage_failed":
+                self._retry_later(game)
+        except IllegalAction:
             return  # they (or a timer) acted first: that action scheduled the new position
+
+    def _retry_later(self, game: LiveGame) -> None:
+        """A step the bot takes by itself (AI seat, auto-pass, expired timer) was not saved:
+        arm everything again after a back-off (1 s, 2 s, 4 s... up to a minute)."""
+        delay = min(RETRY_MAX_DELAY, RETRY_FIRST_DELAY * 2 ** (game.save_failures - 1))
+        self._cancel_timers(game)
+        game.timers.append(self.clock.call_later(delay, lambda: self._schedule(game)))
+
+    async def _tell_saving_failed(self, game: LiveGame) -> None:
+        notify = getattr(self.listener, "on_saving_failed", None)
+        if notify is None:
+            return
+        try:
+            await notify(game)
+        except Exception:
+            log.exception("could not tell game %s that saving fails", game.id)
 
     async def set_autopass(self, channel_id, user_id, mode: str) -> LiveGame:
         """A player's auto-pass setting for card windows in this game."""
@@ -625,8 +656,10 @@ class GameHost:
         try:
             await self._commit(game, seat, action, by_ai=not timed_out, timed_out=timed_out,
                                expected_seq=seq)
-        except HostError:
-            return  # someone acted first: the new state was scheduled by that action
+        except HostError as exc:
+            if exc.code == "storage_failed":
+                self._retry_later(game)
+            return  # else someone acted first: the new state was scheduled by that action
         except IllegalAction:  # pragma: no cover - the AI only returns legal actions
             log.exception("AI chose an illegal action in game %s", game.id)
 
