@@ -8,6 +8,10 @@
   posted afterwards in a background task and is not part of the reply.
 * ``host.start_ms``: opening a database of 10,000 games (200 of them live) and loading the
   live ones into a ready host (median of 5).
+* ``host.commits_per_s``, ``host.player_p50_ms_1000_ai_games``, ``.._p99_..``: 1,000 live
+  games, 999 of them AI-only committing as fast as the store takes them, one human acting
+  every 50 ms: commits per second, and the human's commit latency (store.bench.bench_load;
+  medians of three runs).
 """
 
 from __future__ import annotations
@@ -166,6 +170,17 @@ def run(out) -> None:
     out("host.handler_p50_ms", statistics.median(timings), "ms")
     out("host.handler_p99_ms", percentile(timings, 0.99), "ms")
     out("host.start_ms", statistics.median(asyncio.run(start_time())), "ms")
+    from store.bench import bench_load
+
+    runs = []
+    for _ in range(3):  # medians over three runs of 4 s (a shared, noisy machine)
+        with tempfile.TemporaryDirectory() as folder:
+            runs.append(asyncio.run(bench_load(out, Path(folder) / "load.sqlite3")))
+    out("host.commits_per_s", statistics.median(r["commits_per_s"] for r in runs), "commits/s")
+    out("host.player_p50_ms_1000_ai_games",
+        statistics.median(r["player_p50_ms"] for r in runs), "ms")
+    out("host.player_p99_ms_1000_ai_games",
+        statistics.median(r["player_p99_ms"] for r in runs), "ms")
 
 
 if __name__ == "__main__":

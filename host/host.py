@@ -441,7 +441,8 @@ class GameHost:
         return game.rules.view(game.state, game.seat_of(user_id))
 
     async def _commit(self, game: LiveGame, seat: int, action: dict, *, by_ai: bool = False,
-                      timed_out: bool = False, expected_seq: int | None = None) -> Outcome:
+                      timed_out: bool = False, expected_seq: int | None = None,
+                      by_bot: bool = False) -> Outcome:
         rules = game.rules
         async with game.lock:
             if game.status != "active":
@@ -479,7 +480,7 @@ class GameHost:
                 new_seq = await self.store.record_action(
                     game.id, game.seq, actor, action, rules.to_json(new_state),
                     self.clock.now(), status="finished" if finished else "active",
-                    results=results, lobby=lobby)
+                    results=results, lobby=lobby, urgent=not (by_ai or timed_out or by_bot))
             except StaleWrite:
                 # another process wrote this game: take the stored truth and refuse
                 try:
@@ -603,7 +604,7 @@ class GameHost:
         if game.status != "active" or game.seq != seq or not self._auto_passes(game, seat):
             return
         try:
-            await self._commit(game, seat, {"type": "pass"}, expected_seq=seq)
+            await self._commit(game, seat, {"type": "pass"}, expected_seq=seq, by_bot=True)
         except HostError as exc:
             if exc.code == "storage_failed":
                 self._retry_later(game)

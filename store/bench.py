@@ -6,6 +6,9 @@
 * store.record_action_ms   one record_action (~4 KB state) on a 200-game file database,
                            synchronous=FULL (an fsync per commit); median of 300.
 * store.record_action_mem_ms  the same on ":memory:": the cost without the disk.
+* bench_load (reported by bench/run.py as host.commits_per_s and
+  host.player_p99_ms_1000_ai_games): 1,000 live games, 999 of them writing as fast as the
+  store lets them (AI seats, no delay) and one human acting every 50 ms.
 """
 
 from __future__ import annotations
@@ -97,6 +100,49 @@ async def bench_record(out, name: str, path: Path | str, repeats: int = 300) -> 
     times.sort()
     out(name, statistics.median(times), "ms")
     out(name + "_p90", times[int(len(times) * 0.9)], "ms")
+
+
+async def bench_load(out, path: Path, games: int = 1000, seconds: float = 4.0,
+                     human_every: float = 0.05) -> dict:
+    """Many live games writing as fast as the store takes them (AI seats with no delay), and
+    one human acting every ``human_every`` s: commits per second overall, and the human's
+    write latency (median, p99)."""
+    rnd = random.Random(3)
+    state = fake_state(rnd, 3000)
+    async with Store.open(path) as store:
+        ids = []
+        for i in range(games):
+            gid = await store.create_game("1", str(i), "evo", {}, {"seats": []}, 0.0)
+            await store.start_game(gid, state, 0.0)
+            ids.append(gid)
+        seqs = dict.fromkeys(ids, 0)
+        stop = time.perf_counter() + seconds
+        commits = 0
+        human: list[float] = []
+
+        async def ai_game(gid: int) -> None:
+            nonlocal commits
+            while time.perf_counter() < stop:
+                seqs[gid] = await store.record_action(gid, seqs[gid], "ai:1", {"type": "end"},
+                                                      state, 1.0)
+                commits += 1
+
+        async def player(gid: int) -> None:
+            nonlocal commits
+            while time.perf_counter() < stop:
+                t0 = time.perf_counter()
+                seqs[gid] = await store.record_action(gid, seqs[gid], "12345", {"type": "end"},
+                                                      state, 1.0, urgent=True)
+                human.append((time.perf_counter() - t0) * 1000)
+                commits += 1
+                await asyncio.sleep(human_every)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(ai_game(g) for g in ids[1:]), player(ids[0]))
+        elapsed = time.perf_counter() - t0
+    human.sort()
+    return {"commits_per_s": commits / elapsed, "player_p50_ms": statistics.median(human),
+            "player_p99_ms": human[min(len(human) - 1, int(len(human) * 0.99))]}
 
 
 async def main(argv: list[str]) -> None:

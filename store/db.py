@@ -11,6 +11,7 @@ should reload the game (get_game) before acting on it again.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import os
@@ -46,6 +47,7 @@ from .rows import (
 log = logging.getLogger("darwin.store")
 
 MIN_SQLITE = (3, 37, 0)  # STRICT tables
+MAX_BATCH = 64  # writes committed together at most (one transaction, one fsync)
 T = TypeVar("T")
 
 _LIVE_SQL = "status IN ('lobby', 'active')"  # word for word the partial index's WHERE
@@ -112,7 +114,9 @@ class Store:
         self._version = version
         self._lock = asyncio.Lock()
         self._closing = False
-        self._writes: set[asyncio.Task] = set()
+        self._urgent: collections.deque = collections.deque()  # (body, future)
+        self._queued: collections.deque = collections.deque()
+        self._writer: asyncio.Future | None = None
 
     # ------------------------------------------------------------------ open / close
 
@@ -171,8 +175,8 @@ class Store:
         if self._closing:
             return
         self._closing = True
-        if self._writes:
-            await asyncio.wait(set(self._writes))
+        while self._writer is not None and not self._writer.done():
+            await asyncio.wait({self._writer})
         async with self._lock:
             db, self._db = self._db, None
             if db is not None:
@@ -255,38 +259,94 @@ class Store:
             except sqlite3.Error as exc:
                 raise StoreError(f"read failed: {exc}") from exc
 
-    async def _write(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
-        """Run body in one transaction, shielded from the caller's cancellation."""
+    async def _write(self, body: Callable[[aiosqlite.Connection], Awaitable[T]], *,
+                     urgent: bool = False) -> T:
+        """Run body in a transaction and return once it is committed (durable).
+
+        Writes that arrive while another batch is being committed wait in a queue and are
+        then committed together: one transaction, one fsync, each write in its own savepoint
+        so that one refused write (a stale seq, a busy channel) leaves the others whole
+        (group commit). ``urgent`` writes (a person's action) go before queued ones (AI
+        steps). A write whose caller is cancelled still runs to its end."""
         if self._closing:
             raise StoreError("the store is closed")
-        task = asyncio.ensure_future(self._transaction(body))
-        self._writes.add(task)
-        task.add_done_callback(self._writes.discard)
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        (self._urgent if urgent else self._queued).append((body, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.ensure_future(self._write_batches())
         try:
-            return await asyncio.shield(task)
+            return await asyncio.shield(future)
         except asyncio.CancelledError:
-            if not task.done():
-                task.add_done_callback(_report_orphan)
+            if not future.done():
+                future.add_done_callback(_report_orphan)
             raise
 
-    async def _transaction(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+    async def _write_batches(self) -> None:
+        while self._urgent or self._queued:
+            batch = []
+            while len(batch) < MAX_BATCH and (self._urgent or self._queued):
+                batch.append((self._urgent or self._queued).popleft())
+            await self._commit_batch(batch)
+
+    async def _commit_batch(self, batch: list) -> None:
+        """One transaction for the batch; every future gets its own result or error, and only
+        after the COMMIT (or the rollback) has returned. The batch first runs straight
+        through; if one write in it fails, all of it is rolled back and run again with each
+        write in a savepoint, so that the failure is that write's alone."""
         async with self._lock:
             db = self._conn()
-            try:
-                await db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot start a write: {exc}") from exc
-            try:
-                result = await body(db)
-                await db.execute("COMMIT")
-            except BaseException as exc:
-                # already rolled back by SQLite itself after some errors (e.g. disk full)
-                with contextlib.suppress(sqlite3.Error):
-                    await db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error):
-                    raise StoreError(f"write failed and was rolled back: {exc}") from exc
-                raise
-            return result
+            outcomes = await self._run_batch(db, batch, isolated=len(batch) == 1)
+            if outcomes is None:
+                outcomes = await self._run_batch(db, batch, isolated=True)
+        for future, result, error in outcomes:
+            if future.done():
+                continue
+            if error is None:
+                future.set_result(result)
+            else:
+                future.set_exception(error)
+
+    async def _run_batch(self, db: aiosqlite.Connection, batch: list,
+                         isolated: bool) -> list | None:
+        """Run and commit the batch: (future, result, error) per write. Not isolated: None
+        when a write failed (all rolled back, to be run again isolated)."""
+        try:
+            await db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            failure = StoreError(f"cannot start a write: {exc}")
+            return [(future, None, failure) for _, future in batch]
+        single = len(batch) == 1
+        outcomes = []
+        try:
+            for body, future in batch:
+                if isolated and not single:
+                    await db.execute("SAVEPOINT one_write")
+                try:
+                    result = await body(db)
+                except Exception as exc:
+                    if single:
+                        raise
+                    if not isolated:
+                        await db.execute("ROLLBACK")
+                        return None
+                    await db.execute("ROLLBACK TO one_write")  # raises if SQLite rolled back all
+                    await db.execute("RELEASE one_write")
+                    outcomes.append((future, None, _store_error(exc)))
+                    continue
+                if isolated and not single:
+                    await db.execute("RELEASE one_write")
+                outcomes.append((future, result, None))
+            await db.execute("COMMIT")
+            return outcomes
+        except BaseException as exc:
+            # the whole batch is rolled back (already, by SQLite itself, after a full disk)
+            with contextlib.suppress(sqlite3.Error):
+                await db.execute("ROLLBACK")
+            if single and not isinstance(exc, sqlite3.Error):
+                return [(batch[0][1], None, exc)]
+            failure = StoreError(f"write failed and was rolled back: {exc}")
+            failure.__cause__ = exc
+            return [(future, None, failure) for _, future in batch]
 
     @staticmethod
     async def _game_head(db: aiosqlite.Connection, game_id: int) -> tuple[str, int, str]:
@@ -403,7 +463,8 @@ class Store:
                             action: Mapping[str, Any], new_state: Mapping[str, Any],
                             now: float, status: str | None = None,
                             results: list[Mapping[str, Any]] | None = None, *,
-                            lobby: Mapping[str, Any] | None = None) -> int:
+                            lobby: Mapping[str, Any] | None = None,
+                            urgent: bool = False) -> int:
         """Save one applied action and the state it produced, atomically; the new seq.
 
         In one transaction: the action row gets seq = expected_seq + 1 and the game's state,
@@ -411,7 +472,8 @@ class Store:
         expected_seq; otherwise StaleWrite and nothing is written. With ``results`` the game
         also ends here (status 'finished' and its result rows, as finish_game). status None
         means 'finished' with results, 'active' without. ``lobby``, if given, replaces the
-        lobby JSON in the same transaction (None leaves it as it is).
+        lobby JSON in the same transaction (None leaves it as it is). ``urgent``: a person is
+        waiting for this one; it goes before queued writes (AI steps).
         """
         if status is None:
             status = "finished" if results is not None else "active"
@@ -430,16 +492,15 @@ class Store:
         at = _time(now)
 
         async def body(db: aiosqlite.Connection) -> int:
-            current, seq, kind = await self._game_head(db, game_id)
-            if current != "active" or seq != expected:
-                raise StaleWrite(game_id, expected, seq, current)
-            await self._insert_action(db, game_id, expected + 1, actor_text, action_json, at)
+            # the guarded UPDATE first: StaleWrite (read back the head) unless active at seq
             await self._advance_game(db, game_id, expected, state_json, lobby_json, status, at)
+            await self._insert_action(db, game_id, expected + 1, actor_text, action_json, at)
             if result_rows is not None:
+                _, _, kind = await self._game_head(db, game_id)
                 await self._insert_results(db, game_id, kind, result_rows, at)
             return expected + 1
 
-        return await self._write(body)
+        return await self._write(body, urgent=urgent)
 
     async def finish_game(self, game_id: int, results: list[Mapping[str, Any]],
                           now: float) -> None:
@@ -522,7 +583,16 @@ class Store:
         return [ResultRow(*r) for r in rows]
 
 
-def _report_orphan(task: asyncio.Task) -> None:
+def _store_error(exc: Exception) -> Exception:
+    """A write's own failure as the caller sees it: sqlite3 errors become StoreError."""
+    if isinstance(exc, sqlite3.Error):
+        error = StoreError(f"write failed and was rolled back: {exc}")
+        error.__cause__ = exc
+        return error
+    return exc
+
+
+def _report_orphan(task: asyncio.Future) -> None:
     """The outcome of a write whose caller was cancelled (nobody else will see it)."""
     if task.cancelled():
         log.warning("a write was cancelled with its caller (rolled back)")

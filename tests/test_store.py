@@ -513,3 +513,66 @@ async def test_a_zeroed_page_is_found_at_start_and_names_the_games_it_hits(db_pa
     damaged = err.value.games
     assert damaged and set(damaged) < set(ids) and len(damaged) <= 3
     assert "damaged" in str(err.value) and str(damaged[0]) in str(err.value)
+
+
+# ---------------------------------------------------------------- group commit
+
+
+async def test_writes_that_arrive_together_commit_together_and_a_stale_one_fails_alone(
+        db_path: Path, clock):
+    async with Store.open(db_path) as s:
+        ids = [await active_game(s, clock, channel=f"c{i}") for i in range(30)]
+        calls = []
+        original = s._conn().execute
+
+        async def counting(sql, *args):
+            calls.append(sql)
+            return await original(sql, *args)
+
+        s._conn().execute = counting
+        results = await asyncio.gather(
+            *(s.record_action(gid, 5 if gid == ids[7] else 0, "u", {"n": gid}, {"turn": 1},
+                              clock()) for gid in ids),
+            return_exceptions=True)
+        s._conn().execute = original
+        assert isinstance(results[7], StaleWrite)
+        assert [r for i, r in enumerate(results) if i != 7] == [1] * 29
+        assert calls.count("COMMIT") < 10  # not one transaction (and fsync) per write
+    async with Store.open(db_path) as s:  # durable, and the stale one left nothing
+        assert [len(await s.actions(gid)) for gid in ids] == [0 if i == 7 else 1
+                                                            for i in range(30)]
+
+
+async def test_a_failing_write_in_a_batch_leaves_the_others_whole(db_path: Path, clock,
+                                                                  monkeypatch):
+    async with Store.open(db_path) as s:
+        ids = [await active_game(s, clock, channel=f"c{i}") for i in range(10)]
+        insert = Store._insert_action
+
+        async def full_for_one(db, game_id, *args):
+            if game_id == ids[3]:
+                raise sqlite3.OperationalError("database or disk is full")
+            return await insert(db, game_id, *args)
+
+        monkeypatch.setattr(Store, "_insert_action", staticmethod(full_for_one))
+        results = await asyncio.gather(
+            *(s.record_action(gid, 0, "u", {"n": gid}, {"turn": 1}, clock()) for gid in ids),
+            return_exceptions=True)
+        assert isinstance(results[3], StoreError) and "full" in str(results[3])
+        assert sum(r == 1 for r in results) == 9
+        assert (await s.get_game(ids[3])).seq == 0 and await s.actions(ids[3]) == []
+
+
+async def test_a_persons_write_goes_before_a_queue_of_ai_steps(mem: Store, clock):
+    ids = [await active_game(mem, clock, channel=f"c{i}") for i in range(400)]
+    done: list[int] = []
+
+    async def write(gid, urgent=False):
+        await mem.record_action(gid, 0, "u", {}, {"turn": 1}, clock(), urgent=urgent)
+        done.append(gid)
+
+    ai = [asyncio.ensure_future(write(gid)) for gid in ids[1:]]
+    await asyncio.sleep(0)  # the first batch of AI steps is under way
+    await write(ids[0], urgent=True)
+    await asyncio.gather(*ai)
+    assert done.index(ids[0]) < 200  # not behind the 399 queued AI steps
