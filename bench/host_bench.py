@@ -8,6 +8,9 @@
   posted afterwards in a background task and is not part of the reply.
 * ``host.start_ms``: opening a database of 10,000 games (200 of them live) and loading the
   live ones into a ready host (median of 5).
+* ``host.start_ms_100k_live`` / ``host.start_mb_100k_live``: opening a database of 100,000
+  live games that wait for people (a 400 MB file), checking it (quick_check, one write) and
+  starting the host (the games load when used), median of 3.
 * ``host.commits_per_s``, ``host.player_p50_ms_1000_ai_games``, ``.._p99_..``: 1,000 live
   games, 999 of them AI-only committing as fast as the store takes them, one human acting
   every 50 ms: commits per second, and the human's commit latency (store.bench.bench_load;
@@ -165,11 +168,41 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
+async def start_100k_live() -> tuple[float, float]:
+    """Start (open + host.start) on 100,000 live games waiting for people: ms and the
+    memory it allocated (MB, tracemalloc peak)."""
+    import tracemalloc
+
+    from host import GameHost
+    from store import Store
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "live.sqlite3"
+        await _build_db(path, total=100_000, live=100_000)
+        times, peaks = [], []
+        for _ in range(3):
+            tracemalloc.start()
+            t0 = time.perf_counter()
+            store = await Store.open(str(path))
+            await store.check()  # as the bot does at start (quick_check of the whole file)
+            host = GameHost(store)
+            await host.start()
+            times.append((time.perf_counter() - t0) * 1000)
+            peaks.append(tracemalloc.get_traced_memory()[1] / 1e6)
+            tracemalloc.stop()
+            await host.close()
+            await store.close()
+    return statistics.median(times), statistics.median(peaks)
+
+
 def run(out) -> None:
     timings = asyncio.run(handler_latency())
     out("host.handler_p50_ms", statistics.median(timings), "ms")
     out("host.handler_p99_ms", percentile(timings, 0.99), "ms")
     out("host.start_ms", statistics.median(asyncio.run(start_time())), "ms")
+    ms, mb = asyncio.run(start_100k_live())
+    out("host.start_ms_100k_live", ms, "ms")
+    out("host.start_mb_100k_live", mb, "MB")
     from store.bench import bench_load
 
     runs = []

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import lang_of, refusal, send_ephemeral
+from cogs.common import lang_of, load_channel_game, refusal, send_ephemeral
 from engine import IllegalAction
 from host import GameHost, HostError
 
@@ -32,6 +32,7 @@ class DarwinBot(commands.Bot):
         self.host: GameHost | None = None
         self.sync_on_start = sync_on_start
         self.tree.on_error = self.on_app_command_error
+        self.tree.interaction_check = load_channel_game  # the channel's game, loaded on use
 
     async def setup_hook(self) -> None:
         from cogs.lobby import LobbyButton

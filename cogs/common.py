@@ -69,6 +69,29 @@ def can_manage(interaction: discord.Interaction) -> bool:
     return bool(perms and (perms.manage_channels or perms.administrator))
 
 
+async def load_channel_game(interaction: discord.Interaction) -> bool:
+    """Before any command, autocomplete or press: the channel's game in memory (games are
+    loaded when their channel is used). False (the user told why) if the store fails."""
+    host = getattr(interaction.client, "host", None)
+    if host is None or interaction.channel_id is None:
+        return True
+    try:
+        await host.ensure_loaded(interaction.channel_id)
+    except HostError as exc:
+        if interaction.type != discord.InteractionType.autocomplete:
+            await send_ephemeral(interaction, refusal(exc, lang_of(interaction.client)))
+        return False
+    return True
+
+
+class LoadsGame:
+    """Mixin for the bot's buttons and menus: the channel's game is loaded before the
+    callback runs."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await load_channel_game(interaction)
+
+
 def answers_failures(func):
     """A button or menu callback whose unexpected failure is logged and answered privately
     with a sentence (discord.py only logs a failed dynamic item, and the user would see

@@ -7,6 +7,7 @@ from discord.ext import commands
 
 from cogs.common import (
     NO_MENTIONS,
+    LoadsGame,
     answers_failures,
     can_manage,
     lang_of,
@@ -39,7 +40,7 @@ def lobby_embed(game: LiveGame, lang: str) -> discord.Embed:
                          colour=discord.Colour.dark_green())
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
+class LobbyButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button],
                   template=r"dw:l:(?P<game>\d+):(?P<verb>join|leave|ai|start|cancel)"):
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
               "ai": discord.ButtonStyle.primary, "start": discord.ButtonStyle.success,

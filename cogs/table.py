@@ -30,6 +30,7 @@ import discord
 
 from cogs.common import (
     NO_MENTIONS,
+    LoadsGame,
     answers_failures,
     clip,
     decode_action,
@@ -129,7 +130,7 @@ def _seq(match) -> int | None:
     return int(match["seq"]) if match["seq"] is not None else None
 
 
-class ActButton(discord.ui.DynamicItem[discord.ui.Button],
+class ActButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button],
                 template=r"dw:a:(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<action>\{.*\})"):
     """A button that applies one concrete action at the position ``seq`` it was drawn for."""
 
@@ -155,7 +156,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button],
             await cog.press(interaction, self.game_id, self.seq, self.action)
 
 
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
+class ActSelect(LoadsGame, discord.ui.DynamicItem[discord.ui.Select],
                 template=r"dw:s:(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<seat>\d+)(?::(?P<tag>[a-z_]+))?"):
     """A menu of concrete actions for one seat at one position (hatch here, pass adding
     this card...). ``tag`` tells apart two menus of the same seat in one message."""
@@ -189,7 +190,7 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
             await cog.press(interaction, self.game_id, self.seq, action, seat=self.seat)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dw:h:(?P<game>\d+)"):
+class HandButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button], template=r"dw:h:(?P<game>\d+)"):
     """Shows the presser's hidden cards privately (the current hand: no position)."""
 
     def __init__(self, game_id: int, lang: str = "en") -> None:

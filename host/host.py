@@ -22,13 +22,15 @@ from typing import Any, Protocol
 from engine import CorruptState, IllegalAction, Seat, get_game
 from engine.ai import ai_action
 from host.checks import CorruptLobby, check_lobby
-from store import ChannelBusy, StaleWrite, StoreError
+from store import ChannelBusy, CorruptRow, StaleWrite, StoreError
 
 log = logging.getLogger("darwin.host")
 
 RECENT_EVENTS = 40
 RETRY_FIRST_DELAY = 1.0  # seconds before a step the store refused is tried again, doubling
 RETRY_MAX_DELAY = 60.0
+SWEEP_EVERY = 30.0  # seconds between loads of the games due soon (AI seats, timers)
+IDLE_AFTER = 1800.0  # a game nobody used for this long, with nothing armed, leaves memory
 
 # When the bot passes for a human in a card window (after the host's window_delay):
 # "always" (the default) = every time, unless they play a card first: the table then looks the
@@ -62,6 +64,18 @@ class RealClock:
         return asyncio.get_running_loop().call_later(delay, callback)
 
 
+def _passes_for(rules, state, seats: list[dict], seat: int) -> bool:
+    """The bot passes for this human in the card window now open (their auto-pass setting)."""
+    card_window = getattr(rules, "card_window", None)
+    if card_window is None or not card_window(state, seat):
+        return False
+    mode = seats[seat].get("autopass", AUTOPASS_MODES[0])
+    if mode not in AUTOPASS_MODES or mode == "always":
+        return True
+    legal = rules.legal_actions(state, seat)
+    return mode == "playable" and all(a["type"] == "pass" for a in legal)
+
+
 def _check_json(action: Any) -> None:
     """An action is a JSON object the store can write as it is: no NaN or Infinity."""
     if not isinstance(action, dict):
@@ -93,6 +107,7 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     timers: list = field(default_factory=list, repr=False)
     save_failures: int = 0  # commits refused by the store in a row (AI steps retry)
+    used_at: float = 0.0  # last time a person used the game (games idle long are let go)
 
     @property
     def rules(self):
@@ -181,30 +196,91 @@ class GameHost:
         self.broken: list[tuple[int, str]] = []
         self._tasks: set[asyncio.Task] = set()
         self._closed = False
+        self._loading = asyncio.Lock()  # one load at a time: a game is never loaded twice
+        self._sweeper = None
 
     # --- start and stop -------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every unfinished game; set aside the ones that cannot be loaded or run.
+        """Load the games that need the bot soon by themselves (an AI seat, an auto-pass, a
+        turn timer) and keep doing so every SWEEP_EVERY seconds; every other game is loaded
+        when its channel is next used (``ensure_loaded``), so start-up time and memory do not
+        grow with the number of live games. Games idle in memory are let go again."""
+        await self._sweep()
 
-        One bad row never stops the others: whatever goes wrong with a row (its JSON, its
-        state, its lobby, arming its timers) sets that game aside with the reason."""
-        heads = await self.store.log_heads()
-        for row in await self.store.live_games():
-            try:
-                if heads.get(row.id, 0) != row.seq:
-                    raise CorruptLobby(f"the game is at position {row.seq} but its action log "
-                                       f"ends at {heads.get(row.id, 0)}")
-                game = self._load(row)
-                self.games[game.channel_id] = game
-                if game.status == "active":
-                    self._schedule(game)
-            except Exception as exc:  # noqa: BLE001 - any failure sets this one game aside
-                self.games.pop(str(row.channel_id), None)
-                if not isinstance(exc, (CorruptState, CorruptLobby, KeyError, TypeError,
-                                        ValueError, IndexError, AttributeError)):
-                    log.exception("game %s could not be loaded", row.id)
-                await self._set_aside(row, f"{type(exc).__name__}: {exc}")
+    async def _sweep(self) -> None:
+        if self._closed:
+            return
+        try:
+            horizon = self.clock.now() + SWEEP_EVERY
+            while True:
+                rows = [r for r in await self.store.due_games(horizon, limit=500)
+                        if str(r.channel_id) not in self.games]
+                for row in rows:
+                    await self._load_row(row)
+                if len(rows) < 500:
+                    break
+            self._evict_idle()
+        except StoreError as exc:
+            log.error("could not load the games that are due: %s", exc)
+        finally:
+            if not self._closed:
+                self._sweeper = self.clock.call_later(
+                    SWEEP_EVERY, lambda: self._spawn(self._sweep()))
+
+    def _evict_idle(self) -> None:
+        """Let go of games nobody used for IDLE_AFTER seconds and that have nothing armed
+        (their state is in the store; the next use of the channel loads them again)."""
+        now = self.clock.now()
+        for channel_id, game in list(self.games.items()):
+            if now - game.used_at >= IDLE_AFTER and not game.timers and not game.lock.locked():
+                del self.games[channel_id]
+
+    async def ensure_loaded(self, channel_id) -> LiveGame | None:
+        """The channel's live game, loaded from the store if it is not in memory yet (None
+        if there is none, or if it could not be loaded and was set aside)."""
+        channel_id = str(channel_id)
+        game = self.games.get(channel_id)
+        if game is None:
+            async with self._loading:
+                game = self.games.get(channel_id)
+                if game is None:
+                    try:
+                        row = await self.store.game_in_channel(channel_id)
+                    except StoreError as exc:
+                        log.error("could not read channel %s's game: %s", channel_id, exc)
+                        raise HostError("storage_failed") from exc
+                    game = None if row is None else await self._load_row(row)
+        if game is not None:
+            game.used_at = self.clock.now()
+        return game
+
+    async def _load_row(self, row) -> LiveGame | None:
+        """One stored game into memory, armed; a row that fails any check is set aside."""
+        try:
+            head = await self.store.log_head(row.id)
+            if head != row.seq:
+                raise CorruptLobby(f"the game is at position {row.seq} but its action log "
+                                   f"ends at {head}")
+            game = self._load(row)
+            game.used_at = self.clock.now()
+            self.games[game.channel_id] = game
+            if game.status == "active":
+                self._schedule(game)
+            return game
+        except StoreError as exc:
+            if not isinstance(exc, CorruptRow):  # the database failing, not this row
+                log.error("could not load game %s: %s", row.id, exc)
+                raise HostError("storage_failed") from exc
+            await self._set_aside(row, str(exc))
+            return None
+        except Exception as exc:  # noqa: BLE001 - any failure sets this one game aside
+            self.games.pop(str(row.channel_id), None)
+            if not isinstance(exc, (CorruptState, CorruptLobby, KeyError, TypeError,
+                                    ValueError, IndexError, AttributeError)):
+                log.exception("game %s could not be loaded", row.id)
+            await self._set_aside(row, f"{type(exc).__name__}: {exc}")
+            return None
 
     def _load(self, row) -> LiveGame:
         options, lobby, state_json = row.decoded()
@@ -234,6 +310,8 @@ class GameHost:
 
     async def close(self) -> None:
         self._closed = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for game in self.games.values():
             self._cancel_timers(game)
         for task in list(self._tasks):
@@ -394,8 +472,9 @@ class GameHost:
             lobby["seed"] = seed
             lobby["log"] = (lobby.get("log", []) + list(events))[-RECENT_EVENTS:]
             self._set_deadline(lobby, lobby["seats"], rules, state, 0)
-            await self._stored(self.store.start_game(game.id, rules.to_json(state),
-                                                     self.clock.now(), lobby=lobby))
+            await self._stored(self.store.start_game(
+                game.id, rules.to_json(state), self.clock.now(), lobby=lobby,
+                wake_at=self._wake_at(rules, state, lobby)))
             game.lobby = lobby
             game.state = state
             game.status = "active"
@@ -433,7 +512,7 @@ class GameHost:
             lobby = _edited(game.lobby)
             lobby["seats"][seat]["ai"] = True
             lobby["seats"][seat].setdefault("level", self.ai_level)
-            await self._write_lobby(game, lobby)
+            await self._write_lobby(game, lobby, wake=True)
         self._schedule(game)
         return game
 
@@ -480,7 +559,8 @@ class GameHost:
                 new_seq = await self.store.record_action(
                     game.id, game.seq, actor, action, rules.to_json(new_state),
                     self.clock.now(), status="finished" if finished else "active",
-                    results=results, lobby=lobby, urgent=not (by_ai or timed_out or by_bot))
+                    results=results, lobby=lobby, urgent=not (by_ai or timed_out or by_bot),
+                    wake_at=None if finished else self._wake_at(rules, new_state, lobby))
             except StaleWrite:
                 # another process wrote this game: take the stored truth and refuse
                 try:
@@ -529,10 +609,14 @@ class GameHost:
             log.error("store write failed: %s", exc)
             raise HostError("storage_failed") from exc
 
-    async def _write_lobby(self, game: LiveGame, lobby: dict) -> None:
+    async def _write_lobby(self, game: LiveGame, lobby: dict, wake: bool = False) -> None:
         """Store an edited copy of the lobby, then make it the game's: a refused write leaves
-        the lobby in memory equal to the stored one."""
-        await self._stored(self.store.update_lobby(game.id, lobby, self.clock.now()))
+        the lobby in memory equal to the stored one. ``wake``: seats changed during play,
+        so when the game next needs the bot is stored again too."""
+        kwargs = {}
+        if wake:
+            kwargs["wake_at"] = self._wake_at(game.rules, game.state, lobby)
+        await self._stored(self.store.update_lobby(game.id, lobby, self.clock.now(), **kwargs))
         game.lobby = lobby
 
     async def _after_commit(self, outcome: Outcome) -> None:
@@ -590,14 +674,23 @@ class GameHost:
                 delay, lambda: self._spawn(self._timeout(game, seq))))
 
     def _auto_passes(self, game: LiveGame, seat: int) -> bool:
-        card_window = getattr(game.rules, "card_window", None)
-        if card_window is None or not card_window(game.state, seat):
-            return False
-        mode = game.autopass(seat)
-        if mode == "always":
-            return True
-        legal = game.rules.legal_actions(game.state, seat)
-        return mode == "playable" and all(a["type"] == "pass" for a in legal)
+        return _passes_for(game.rules, game.state, game.seats, seat)
+
+    def _wake_at(self, rules, state, lobby: dict) -> float | None:
+        """When this position needs the bot by itself (stored with it, so that a restart loads
+        the game in time): an AI seat's move, an auto-pass, or the turn timer; None when it
+        waits for people only."""
+        if rules.is_over(state):
+            return None
+        awaiting = rules.to_act(state)
+        seats = lobby["seats"]
+        now = self.clock.now()
+        if any(seats[p].get("ai") for p in awaiting):
+            return now + self.ai_delay
+        if any(_passes_for(rules, state, seats, p) for p in awaiting):
+            return now + self.window_delay
+        deadline = lobby.get("deadline")
+        return float(deadline["at"]) if isinstance(deadline, dict) else None
 
     async def _auto_pass(self, game: LiveGame, seat: int, seq: int) -> None:
         """Pass for a human in a card window, as they asked; worded like their own pass."""
@@ -638,7 +731,7 @@ class GameHost:
                 raise HostError("not_a_player")
             lobby = _edited(game.lobby)
             lobby["seats"][seat]["autopass"] = mode
-            await self._write_lobby(game, lobby)
+            await self._write_lobby(game, lobby, wake=game.status == "active")
         if game.status == "active":
             self._schedule(game)
         return game

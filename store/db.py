@@ -47,7 +47,8 @@ from .rows import (
 log = logging.getLogger("darwin.store")
 
 MIN_SQLITE = (3, 37, 0)  # STRICT tables
-MAX_BATCH = 64  # writes committed together at most (one transaction, one fsync)
+MAX_BATCH = 64
+KEEP = object()  # update_lobby: leave wake_at as it is  # writes committed together at most (one transaction, one fsync)
 T = TypeVar("T")
 
 _LIVE_SQL = "status IN ('lobby', 'active')"  # word for word the partial index's WHERE
@@ -374,11 +375,12 @@ class Store:
 
     @staticmethod
     async def _advance_game(db: aiosqlite.Connection, game_id: int, expected_seq: int,
-                            state: str, lobby: str | None, status: str, now: float) -> None:
+                            state: str, lobby: str | None, status: str, now: float,
+                            wake_at: float | None = None) -> None:
         cursor = await db.execute(
             "UPDATE games SET state = ?, seq = ?, status = ?, lobby = COALESCE(?, lobby), "
-            "updated_at = ? WHERE id = ? AND seq = ? AND status = 'active'",
-            (state, expected_seq + 1, status, lobby, now, game_id, expected_seq))
+            "updated_at = ?, wake_at = ? WHERE id = ? AND seq = ? AND status = 'active'",
+            (state, expected_seq + 1, status, lobby, now, wake_at, game_id, expected_seq))
         if cursor.rowcount != 1:
             status_now, seq_now, _ = await Store._game_head(db, game_id)
             raise StaleWrite(game_id, expected_seq, seq_now, status_now)
@@ -419,32 +421,42 @@ class Store:
 
         return await self._write(body)
 
-    async def update_lobby(self, game_id: int, lobby: Mapping[str, Any], now: float) -> None:
+    async def update_lobby(self, game_id: int, lobby: Mapping[str, Any], now: float, *,
+                           wake_at: float | None | object = KEEP) -> None:
         """Replace a live game's lobby JSON (seats, timer, messages): WrongStatus once the
-        game is over. During play this records seats handed to an AI."""
+        game is over. During play this records seats handed to an AI (and, with
+        ``wake_at``, when the game next needs the bot; by default it is left as it is)."""
         lobby_json = encode(lobby, "lobby")
         at = _time(now)
+        keep = wake_at is KEEP
+        wake = None if keep or wake_at is None else _time(wake_at)
 
         async def body(db: aiosqlite.Connection) -> None:
             await self._require(db, game_id, ("lobby", "active"))
-            await db.execute("UPDATE games SET lobby = ?, updated_at = ? WHERE id = ?",
-                             (lobby_json, at, game_id))
+            if keep:
+                await db.execute("UPDATE games SET lobby = ?, updated_at = ? WHERE id = ?",
+                                 (lobby_json, at, game_id))
+            else:
+                await db.execute("UPDATE games SET lobby = ?, updated_at = ?, wake_at = ? "
+                                 "WHERE id = ?", (lobby_json, at, wake, game_id))
 
         await self._write(body)
 
     async def start_game(self, game_id: int, state: Mapping[str, Any], now: float, *,
-                         lobby: Mapping[str, Any] | None = None) -> None:
+                         lobby: Mapping[str, Any] | None = None,
+                         wake_at: float | None = None) -> None:
         """lobby -> active with its first state, seq 0 (and a final lobby JSON if given)."""
         state_json = encode(state, "state")
         lobby_json = encode(lobby, "lobby", nullable=True)
         at = _time(now)
+        wake = None if wake_at is None else _time(wake_at)
 
         async def body(db: aiosqlite.Connection) -> None:
             await self._require(db, game_id, ("lobby",))
             await db.execute(
                 "UPDATE games SET status = 'active', state = ?, seq = 0, "
-                "lobby = COALESCE(?, lobby), updated_at = ? WHERE id = ?",
-                (state_json, lobby_json, at, game_id))
+                "lobby = COALESCE(?, lobby), updated_at = ?, wake_at = ? WHERE id = ?",
+                (state_json, lobby_json, at, wake, game_id))
 
         await self._write(body)
 
@@ -454,7 +466,7 @@ class Store:
 
         async def body(db: aiosqlite.Connection) -> None:
             await self._require(db, game_id, LIVE)
-            await db.execute("UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?",
+            await db.execute("UPDATE games SET status = 'cancelled', updated_at = ?, wake_at = NULL WHERE id = ?",
                              (at, game_id))
 
         await self._write(body)
@@ -464,7 +476,7 @@ class Store:
                             now: float, status: str | None = None,
                             results: list[Mapping[str, Any]] | None = None, *,
                             lobby: Mapping[str, Any] | None = None,
-                            urgent: bool = False) -> int:
+                            urgent: bool = False, wake_at: float | None = None) -> int:
         """Save one applied action and the state it produced, atomically; the new seq.
 
         In one transaction: the action row gets seq = expected_seq + 1 and the game's state,
@@ -473,7 +485,8 @@ class Store:
         also ends here (status 'finished' and its result rows, as finish_game). status None
         means 'finished' with results, 'active' without. ``lobby``, if given, replaces the
         lobby JSON in the same transaction (None leaves it as it is). ``urgent``: a person is
-        waiting for this one; it goes before queued writes (AI steps).
+        waiting for this one; it goes before queued writes (AI steps). ``wake_at``: when the
+        game next needs the bot by itself (see due_games); None when it waits for people.
         """
         if status is None:
             status = "finished" if results is not None else "active"
@@ -490,10 +503,12 @@ class Store:
         state_json = encode(new_state, "new_state")
         lobby_json = encode(lobby, "lobby", nullable=True)
         at = _time(now)
+        wake = None if wake_at is None or status != "active" else _time(wake_at)
 
         async def body(db: aiosqlite.Connection) -> int:
             # the guarded UPDATE first: StaleWrite (read back the head) unless active at seq
-            await self._advance_game(db, game_id, expected, state_json, lobby_json, status, at)
+            await self._advance_game(db, game_id, expected, state_json, lobby_json, status, at,
+                                     wake)
             await self._insert_action(db, game_id, expected + 1, actor_text, action_json, at)
             if result_rows is not None:
                 _, _, kind = await self._game_head(db, game_id)
@@ -513,7 +528,7 @@ class Store:
 
         async def body(db: aiosqlite.Connection) -> None:
             _, _, kind = await self._require(db, game_id, ("active",))
-            await db.execute("UPDATE games SET status = 'finished', updated_at = ? WHERE id = ?",
+            await db.execute("UPDATE games SET status = 'finished', updated_at = ?, wake_at = NULL WHERE id = ?",
                              (at, game_id))
             await self._insert_results(db, game_id, kind, rows, at)
 
@@ -527,7 +542,7 @@ class Store:
         async def body(db: aiosqlite.Connection) -> None:
             await self._require(db, game_id, (*LIVE, "broken"))
             await db.execute(
-                "UPDATE games SET status = 'broken', error = ?, updated_at = ? WHERE id = ?",
+                "UPDATE games SET status = 'broken', error = ?, updated_at = ?, wake_at = NULL WHERE id = ?",
                 (text, at, game_id))
 
         await self._write(body)
@@ -539,6 +554,19 @@ class Store:
         rows = await self._read(
             f"SELECT {GAME_COLUMNS} FROM games WHERE {_LIVE_SQL} ORDER BY id")
         return [GameRow(*r) for r in rows]
+
+    async def due_games(self, until: float, limit: int = 500) -> list[GameRow]:
+        """Active games that need the bot by themselves by ``until`` (an AI seat's move, an
+        auto-pass, a turn timer), soonest first, at most ``limit``."""
+        rows = await self._read(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE wake_at <= ? AND status = 'active' "
+            "ORDER BY wake_at LIMIT ?", (_time(until), int(limit)))
+        return [GameRow(*r) for r in rows]
+
+    async def log_head(self, game_id: int) -> int:
+        """The seq of the game's last action (0 without any): it must equal the game's seq."""
+        rows = await self._read("SELECT MAX(seq) FROM actions WHERE game_id = ?", (game_id,))
+        return rows[0][0] or 0
 
     async def log_heads(self) -> dict[int, int]:
         """The last action's seq of every live game that has actions: at load it must equal

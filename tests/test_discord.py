@@ -258,9 +258,11 @@ async def test_restart_mid_game_resumes_and_old_buttons_work(simcord_env, darwin
     new_bot = DarwinBot(darwin_config)
     try:
         await env.restart_bot(new_bot)
+        # it waits for a person: it stays in the store until its channel is used
+        assert host_of(env).game_in(channel.id) is None
+        assert await host_of(env).ensure_loaded(channel.id) is not None
         resumed = host_of(env).game_in(channel.id)
-        assert resumed is not None and resumed is not game
-        assert resumed.rules.to_json(resumed.state) == state_before
+        assert resumed is not game and resumed.rules.to_json(resumed.state) == state_before
         r = await by_seat[seat].click(old_table, label=t("bot.btn_end"))
         assert not r.followups, reply_text(r)
         assert resumed.seq == game.seq + 1

@@ -183,10 +183,11 @@ async def test_restart_loads_games_and_sets_corrupt_ones_aside(store):
     clock = FakeClock()
     host2, rec2 = make_host(store, clock)
     await host2.start()
-    assert host2.game_in("c2") is None
+    assert host2.games == {}  # nothing due: games load when their channel is used
+    assert await host2.ensure_loaded("c2") is None and host2.game_in("c2") is None
     assert [b[0] for b in host2.broken] == [bad] and rec2.broken[0][0] == bad
     assert (await store.get_game(bad)).status == "broken"
-    resumed = host2.game_in("c1")
+    resumed = await host2.ensure_loaded("c1")
     assert resumed.rules.to_json(resumed.state) == saved and resumed.seq == 1
     # and it plays on
     await host2.act("c1", resumed.seats[resumed.awaiting()[0]]["id"], {"type": "end"})
@@ -318,3 +319,223 @@ async def test_turn_timer_keeps_its_absolute_deadline_across_a_restart(store):
     # the next position gets a fresh deadline, stored with the action
     stored = (await store.get_game(resumed.id)).decoded().lobby["deadline"]
     assert stored == {"seq": 1, "at": due + 30} and resumed.deadline == due + 30
+
+
+# --- hardening: one bad row never stops the others ---------------------------------------------
+
+
+async def _damage(store, game_id, **columns):
+    for column, value in columns.items():
+        await store._db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game_id))
+    await store._db.commit()
+
+
+@pytest.mark.parametrize("lobby", [
+    "{}",                                                   # no seats at all
+    '{"seats": [{"id": "u1", "name": "Ann", "ai": false}], "creator": "u1", "min": 3, '
+    '"max": 5}',                                            # fewer seats than the state
+    '{"seats": "x", "creator": "u1", "min": 3, "max": 5}',
+    '[1, 2]',
+])
+async def test_a_damaged_lobby_sets_that_game_aside_and_the_others_load(store, lobby):
+    host, _ = make_host(store)
+    good = await three_player_game(host, "c1")
+    bad = await three_player_game(host, "c2")
+    await host.open_lobby("g", "c3", "evo", "u9", "Zed")  # a lobby still open loads too
+    await host.close()
+    await _damage(store, bad.id, lobby=lobby)
+    host2, rec2 = make_host(store, FakeClock())
+    await host2.start()
+    loaded = {c: await host2.ensure_loaded(c) for c in ("c1", "c2", "c3")}
+    assert [b[0] for b in host2.broken] == [bad.id] and rec2.broken[0][0] == bad.id
+    assert loaded["c2"] is None and (await store.get_game(bad.id)).status == "broken"
+    assert loaded["c3"].status == "lobby"
+    resumed = loaded["c1"]
+    await host2.act("c1", resumed.seats[resumed.awaiting()[0]]["id"], {"type": "end"})
+    assert resumed.seq == 1 and good.id == resumed.id
+
+
+async def test_a_damaged_state_is_set_aside_at_load_not_on_every_action(store):
+    host, _ = make_host(store)
+    game = await three_player_game(host, "c1")
+    other = await three_player_game(host, "c2")
+    await host.close()
+    state = game.rules.to_json(game.state)
+    state["phase"] = 99
+    await _damage(store, game.id, state=json.dumps(state))
+    state = other.rules.to_json(other.state)
+    state["stage"] = "nowhere"
+    await _damage(store, other.id, state=json.dumps(state))
+    host2, _ = make_host(store, FakeClock())
+    await host2.start()
+    assert await host2.ensure_loaded("c1") is None and await host2.ensure_loaded("c2") is None
+    assert sorted(b[0] for b in host2.broken) == [game.id, other.id]
+    assert host2.games == {}
+
+
+async def test_an_unknown_game_kind_is_set_aside(store):
+    host, _ = make_host(store)
+    game = await three_player_game(host, "c1")
+    await host.close()
+    await _damage(store, game.id, kind="chess")
+    host2, _ = make_host(store, FakeClock())
+    await host2.start()
+    assert await host2.ensure_loaded("c1") is None
+    assert [b[0] for b in host2.broken] == [game.id]
+
+
+async def test_malformed_actions_are_refused_before_the_store_sees_them(store):
+    host, _ = make_host(store)
+    game = await three_player_game(host, "c1")
+    user = game.seats[game.awaiting()[0]]["id"]
+    before = game.rules.to_json(game.state)
+    for action in ({"type": "end", "card": "egg-raptor"}, {"type": "end", "x": float("nan")},
+                   {"type": "end", "x": float("inf")}, {"type": "keep"}, {"type": 3}, []):
+        with pytest.raises(IllegalAction):
+            await host.act("c1", user, action)
+    assert game.rules.to_json(game.state) == before and game.seq == 0
+    assert await store.actions(game.id) == []
+
+
+class FailingStore:
+    """The real store, whose writes fail (a full disk) while ``failing`` is set."""
+
+    def __init__(self, store) -> None:
+        self._store = store
+        self.failing = False
+
+    def __getattr__(self, name):
+        attr = getattr(self._store, name)
+        if name in ("update_lobby", "start_game", "record_action", "cancel_game",
+                    "create_game"):
+            async def write(*args, **kwargs):
+                if self.failing:
+                    from store import StoreError
+
+                    raise StoreError("write failed and was rolled back: database or disk is full")
+                return await attr(*args, **kwargs)
+            return write
+        return attr
+
+
+async def test_a_failed_write_is_a_sentence_and_memory_equals_the_store(store):
+    wrapped = FailingStore(store)
+    host, _ = make_host(wrapped)
+    await host.open_lobby("g", "c1", "evo", "u1", "Ann")
+    await host.join("c1", "u2", "Bob")
+    wrapped.failing = True
+    for press in (host.join("c1", "u3", "Cy"), host.add_ai("c1", "u1"),
+                  host.remove_seat("c1", "u1", 1, can_manage=False)):
+        with pytest.raises(HostError) as err:
+            await press
+        assert err.value.code == "storage_failed"
+    game = host.game_in("c1")
+    stored = json.loads((await store.get_game(game.id)).lobby)
+    assert game.lobby == stored and [s["id"] for s in game.seats] == ["u1", "u2"]
+    wrapped.failing = False
+    await host.join("c1", "u3", "Cy")
+    await host.start_game("c1", "u1", False, seed=3)
+    wrapped.failing = True
+    user = game.seats[game.awaiting()[0]]["id"]
+    before = game.rules.to_json(game.state)
+    with pytest.raises(HostError) as err:
+        await host.act("c1", user, {"type": "end"})
+    assert err.value.code == "storage_failed"
+    assert game.rules.to_json(game.state) == before and game.seq == 0
+    from messages import t
+
+    assert "storage" in t("bot.error.storage_failed") and "{" not in t("bot.error.storage_failed")
+
+
+@pytest.mark.parametrize("shift", [-1, 1])
+async def test_a_seq_that_disagrees_with_the_action_log_sets_the_game_aside(store, shift):
+    host, _ = make_host(store)
+    game = await three_player_game(host, "c1")
+    await host.act("c1", game.seats[game.awaiting()[0]]["id"], {"type": "end"})
+    other = await three_player_game(host, "c2")
+    await host.close()
+    await _damage(store, game.id, seq=game.seq + shift)
+    host2, _ = make_host(store, FakeClock())
+    await host2.start()
+    assert await host2.ensure_loaded("c1") is None
+    assert [b[0] for b in host2.broken] == [game.id] and "action log" in host2.broken[0][1]
+    assert (await host2.ensure_loaded("c2")).id == other.id
+
+
+async def test_ai_steps_refused_by_the_store_are_retried_and_the_table_told_once(store):
+    wrapped = FailingStore(store)
+    clock = FakeClock()
+    host, rec = make_host(wrapped, clock)
+    told = []
+
+    async def on_saving_failed(game):
+        told.append(game.id)
+
+    rec.on_saving_failed = on_saving_failed
+    await host.open_lobby("g", "c1", "evo", "u1", "Ann")
+    await host.add_ai("c1", "u1")
+    await host.add_ai("c1", "u1")
+    await host.start_game("c1", "u1", False, seed=3)
+    game = host.game_in("c1")
+    while 0 in game.awaiting():  # the human plays until an AI seat is awaited
+        await host.act("c1", "u1", game.rules.legal_actions(game.state, 0)[0])
+    assert not (set(game.awaiting()) & {0})
+    wrapped.failing = True  # the disk is full: every AI step is refused
+    seq = game.seq
+    await clock.advance(120.0, host)
+    assert game.seq == seq and game.save_failures >= 4
+    assert told == [game.id]  # one notice for the whole stretch
+    delays = game.save_failures
+    await clock.advance(30.0, host)
+    assert game.save_failures <= delays + 1  # backing off: at most one try in 30 s by now
+    wrapped.failing = False  # space again: the AI seats go on by themselves
+    await clock.advance(62.0, host)
+    assert game.seq > seq and game.save_failures == 0
+    row = await store.get_game(game.id)
+    assert row.seq == game.seq and json.loads(row.state) == game.rules.to_json(game.state)
+
+
+# --- games load when they are used or due ------------------------------------------------------
+
+
+async def test_games_load_when_their_channel_is_used_or_their_timer_is_due(store):
+    clock = FakeClock()
+    host, _ = make_host(store, clock)
+    people = [await three_player_game(host, f"p{i}") for i in range(5)]  # wait for humans
+    await host.open_lobby("g", "ai", "evo", "u1", "Ann")
+    await host.add_ai("ai", "u1")
+    await host.add_ai("ai", "u1")
+    await host.start_game("ai", "u1", False, seed=2)
+    ai_game = host.game_in("ai")
+    while 0 in ai_game.awaiting():  # until an AI seat is awaited: due at once
+        await host.act("ai", "u1", ai_game.rules.legal_actions(ai_game.state, 0)[0])
+    timed = host.game_in("p0")
+    lobby = dict(timed.lobby, timer=120.0)
+    await host._write_lobby(timed, lobby)
+    await host.act("p0", timed.seats[timed.awaiting()[0]]["id"], {"type": "end"})
+    assert timed.deadline == clock.t + 120  # stored with the action: due in two minutes
+    await host.close()
+
+    clock2 = FakeClock()
+    clock2.t = clock.t
+    host2, rec2 = make_host(store, clock2)
+    await host2.start()
+    assert set(host2.games) == {"ai"}  # only the game that needs the bot now
+    seq = host2.game_in("ai").seq
+    await clock2.advance(5, host2)
+    assert host2.game_in("ai").seq > seq  # its AI seats play on by themselves
+    await clock2.advance(100, host2)
+    assert "p0" in host2.games  # loaded by the sweep before its timer runs out
+    seq0 = host2.game_in("p0").seq
+    await clock2.advance(25, host2)
+    assert host2.game_in("p0").seq == seq0 + 1 and rec2.outcomes[-1].timed_out
+    assert "p3" not in host2.games
+    game = await host2.ensure_loaded("p3")  # a person uses the channel: it loads
+    assert game.id == people[3].id and game.rules.to_json(game.state) == \
+        people[3].rules.to_json(people[3].state)
+    await host2.act("p3", game.seats[game.awaiting()[0]]["id"], {"type": "end"})
+    assert game.seq == 1
+    await clock2.advance(1900, host2)  # unused for over 30 minutes, nothing armed: let go
+    assert "p3" not in host2.games
+    again = await host2.ensure_loaded("p3")
+    assert again is not game and again.seq == 1
