@@ -13,10 +13,12 @@ The contract, in the spirit of OpenSpiel's Python games:
   human who asked it to); False in every other decision, and always False in a game without
   such windows
 * ``legal_actions(state, player)`` -> every legal action of that player, as plain dicts
+* ``check_action(action)`` -> None, or :class:`IllegalAction` when ``action`` does not have
+  the exact shape of one of the game's action types (see :func:`check_shape`); needs no state
 * ``apply_action(state, player, action, observer=None)`` -> ``(new_state, events)``; the old
-  state is never modified; an illegal action raises :class:`IllegalAction` and nothing
-  changes; ``observer(state, phase)`` is called at every phase end the action reaches (the
-  host turns those into board images)
+  state is never modified; an illegal action (a malformed one first of all) raises
+  :class:`IllegalAction` and nothing changes; ``observer(state, phase)`` is called at every
+  phase end the action reaches (the host turns those into board images)
 * ``view(state, viewer)`` -> what that seat (or a spectator, ``viewer=None``) may see
 * ``is_over(state)`` / ``returns(state)`` -> final scores and ranking
 * ``to_json(state)`` / ``from_json(data)`` -> save/load with a schema version
@@ -31,7 +33,8 @@ the message catalogue turns into sentences.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -124,6 +127,102 @@ def shuffle(state: Any, items: list) -> None:
     r = Rng(state.rng)
     r.shuffle(items)
     state.rng = r.state
+
+
+# --- action shapes ---------------------------------------------------------------------------
+#
+# Every action type of a game has an exact shape: its keys, and the kind of each value. A game
+# lists them in a table ``{type: {key: kind}}`` where a kind is ``str``, ``int`` (never a bool),
+# ``bool`` or ``list[str]`` (the only container kind); a type whose keys depend on one of its values (EVO's card plays, a
+# Cubosaurs tile purchase) is a :class:`OneOf`. :func:`check_shape` refuses anything else
+# before the rules look at the action, so a malformed action never reaches a game state or
+# the action log.
+
+MAX_TEXT = 64  # the longest string in an action (ids, region names, typed card names)
+MAX_ITEMS = 64  # the longest list in an action
+MAX_INT = 2**31 - 1  # the largest number in an action (either sign)
+MAX_KEYS = 8  # more keys than any action of any game
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """An action type whose other keys depend on the value of ``key``: ``shapes`` maps each
+    allowed value to the extra keys it takes. An unknown value is refused with the code
+    ``unknown`` and the parameter ``{key: value}`` (e.g. ``unknown_card``)."""
+
+    key: str
+    shapes: Mapping[str, Mapping[str, Any]]
+    unknown: str
+
+
+def _bad(reason: str, field: str | None = None, **params: Any) -> IllegalAction:
+    """The refusal of a malformed action: code ``bad_action``, ``reason`` one of ``not_object``,
+    ``too_many_keys``, ``bad_key``, ``missing``, ``extra``, ``wrong_type`` (with ``expected``:
+    ``str``, ``int``, ``bool`` or ``list``), ``not_finite``, ``too_long`` or ``too_big``;
+    ``field``: the key at fault (None for the first three)."""
+    return IllegalAction("bad_action", reason=reason, field=field, **params)
+
+
+def _value_fault(value: Any, kind: Any) -> tuple[str, dict] | None:
+    """Why ``value`` is not of ``kind`` (a reason and its parameters), or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "not_finite", {}
+    if kind is str or kind is int or kind is bool:
+        if type(value) is not kind:
+            return "wrong_type", {"expected": kind.__name__}
+        if kind is str and len(value) > MAX_TEXT:
+            return "too_long", {}
+        if kind is int and abs(value) > MAX_INT:
+            return "too_big", {}
+        return None
+    # list[str], the only container kind
+    if type(value) is not list or not all(type(item) is str for item in value):
+        return "wrong_type", {"expected": "list"}
+    if len(value) > MAX_ITEMS or any(len(item) > MAX_TEXT for item in value):
+        return "too_long", {}
+    return None
+
+
+def check_shape(action: Any, shapes: Mapping[str, Any]) -> None:
+    """Raise :class:`IllegalAction` unless ``action`` has exactly the shape its ``type`` has in
+    ``shapes`` (a game's table, see above): a dict of at most ``MAX_KEYS`` string keys, a known
+    ``type``, every key of the shape and no other, each value of its kind, no float (so no NaN
+    or Infinity), strings and lists of sane lengths, numbers of sane size.
+
+    Codes: ``bad_action`` (see :func:`_bad` for its ``reason``), ``unknown_action`` (an unknown
+    type; parameter ``action``) and the ``unknown`` code of a :class:`OneOf`."""
+    if not isinstance(action, dict):
+        raise _bad("not_object")
+    if len(action) > MAX_KEYS:
+        raise _bad("too_many_keys")
+    for key, value in action.items():
+        if type(key) is not str or len(key) > MAX_TEXT:
+            raise _bad("bad_key")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise _bad("not_finite", key)
+    _check_value(action, "type", str)
+    shape = shapes.get(action["type"])
+    if shape is None:
+        raise IllegalAction("unknown_action", action=action["type"])
+    if isinstance(shape, OneOf):
+        _check_value(action, shape.key, str)
+        choice = action[shape.key]
+        if choice not in shape.shapes:
+            raise IllegalAction(shape.unknown, **{shape.key: choice})
+        shape = {shape.key: str, **shape.shapes[choice]}
+    for key in action:
+        if key != "type" and key not in shape:
+            raise _bad("extra", key)
+    for key, kind in shape.items():
+        _check_value(action, key, kind)
+
+
+def _check_value(action: dict, key: str, kind: Any) -> None:
+    if key not in action:
+        raise _bad("missing", key)
+    fault = _value_fault(action[key], kind)
+    if fault is not None:
+        raise _bad(fault[0], key, **fault[1])
 
 
 def rank_rows(rows: list[dict], key: Callable[[dict], tuple]) -> list[dict]:
@@ -225,6 +324,8 @@ class GameRules(Protocol):
     def card_window(self, state: Any, player: int) -> bool: ...
 
     def legal_actions(self, state: Any, player: int) -> list[Action]: ...
+
+    def check_action(self, action: Any) -> None: ...
 
     def apply_action(self, state: Any, player: int, action: Action,
                      observer: Any = None) -> tuple[Any, list[Event]]: ...

@@ -110,8 +110,22 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str | None:
     return None
 
 
+def _malformed(error: IllegalAction, lang: str) -> str | None:
+    """The sentence for a malformed action (``bad_action`` with a ``reason``), or None."""
+    reason = error.params.get("reason")
+    key = f"cubosaurs.malformed.{reason}"
+    if error.code != "bad_action" or not isinstance(reason, str) or not has(key):
+        return None
+    expected = error.params.get("expected")
+    return t(key, lang, field=str(error.params.get("field")),
+             expected=t(f"cubosaurs.malformed.expected.{expected}", lang))
+
+
 def explain(error: IllegalAction, names: list[str] | None = None, lang: str = "en") -> str:
     """The sentence for a refused action."""
+    malformed = _malformed(error, lang)
+    if malformed is not None:
+        return malformed
     params = dict(error.params)
     names = names or []
     if "waiting" in params:

@@ -1,4 +1,5 @@
-"""The engine contract's shared pieces: the seeded RNG, errors, registry, catalogue coverage."""
+"""The engine contract's shared pieces: the seeded RNG, errors, registry, catalogue coverage,
+the action shapes."""
 
 import re
 from collections import Counter
@@ -7,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine import IllegalAction, Rng, Seat, game_kinds, get_game
+from engine.core import MAX_INT, MAX_KEYS, MAX_TEXT, OneOf, check_shape
 from messages import describe, languages, t
 from messages.evo import explain
 
@@ -121,3 +123,134 @@ def test_every_event_of_a_game_has_a_sentence(kind, options, expected):
             assert line is None or f"{kind}.event." not in line, (ev, line)
             assert line is None or "{" not in line, (ev, line)
     assert expected <= seen
+
+
+# --- action shapes ------------------------------------------------------------------------------
+
+TOY = {"go": {}, "hop": {"to": str, "far": int, "fast": bool}, "pick": {"names": list[str]},
+       "use": OneOf("item", {"rope": {}, "map": {"at": str}}, unknown="unknown_item")}
+
+
+def shape_refusal(action, shapes=TOY) -> IllegalAction:
+    with pytest.raises(IllegalAction) as err:
+        check_shape(action, shapes)
+    return err.value
+
+
+def test_check_shape_accepts_exactly_the_shapes():
+    for action in ({"type": "go"}, {"type": "hop", "to": "C4", "far": -2, "fast": False},
+                   {"type": "pick", "names": []}, {"type": "pick", "names": ["a", "b"]},
+                   {"type": "use", "item": "rope"}, {"type": "use", "item": "map", "at": "x"},
+                   {"type": "hop", "to": "x" * MAX_TEXT, "far": MAX_INT, "fast": True}):
+        check_shape(action, TOY)
+
+
+@pytest.mark.parametrize("action, reason, field", [
+    (None, "not_object", None), ("go", "not_object", None), (["type", "go"], "not_object", None),
+    ({f"k{i}": 0 for i in range(MAX_KEYS + 1)}, "too_many_keys", None),
+    ({"type": "go", 1: 2}, "bad_key", None), ({"type": "go", "k" * 65: 2}, "bad_key", None),
+    ({}, "missing", "type"), ({"type": None}, "wrong_type", "type"),
+    ({"type": "x" * 65}, "too_long", "type"),
+    ({"type": "go", "x": float("nan")}, "not_finite", "x"),
+    ({"type": "go", "x": float("inf")}, "not_finite", "x"),
+    ({"type": "go", "card": "egg-raptor"}, "extra", "card"),
+    ({"type": "hop", "to": "C4", "far": 1}, "missing", "fast"),
+    ({"type": "hop", "to": "C4", "far": True, "fast": True}, "wrong_type", "far"),
+    ({"type": "hop", "to": "C4", "far": 1.0, "fast": True}, "wrong_type", "far"),
+    ({"type": "hop", "to": "C4", "far": float("-inf"), "fast": True}, "not_finite", "far"),
+    ({"type": "hop", "to": "C4", "far": MAX_INT + 1, "fast": True}, "too_big", "far"),
+    ({"type": "hop", "to": "C4", "far": 1, "fast": 1}, "wrong_type", "fast"),
+    ({"type": "hop", "to": 4, "far": 1, "fast": True}, "wrong_type", "to"),
+    ({"type": "hop", "to": "x" * 65, "far": 1, "fast": True}, "too_long", "to"),
+    ({"type": "pick", "names": "a"}, "wrong_type", "names"),
+    ({"type": "pick", "names": ["a", 1]}, "wrong_type", "names"),
+    ({"type": "pick", "names": ["a", float("nan")]}, "wrong_type", "names"),
+    ({"type": "pick", "names": ["a"] * 65}, "too_long", "names"),
+    ({"type": "use"}, "missing", "item"), ({"type": "use", "item": 3}, "wrong_type", "item"),
+    ({"type": "use", "item": "rope", "at": "x"}, "extra", "at"),
+    ({"type": "use", "item": "map"}, "missing", "at"),
+])
+def test_check_shape_refuses_everything_else(action, reason, field):
+    err = shape_refusal(action)
+    assert err.code == "bad_action"
+    assert err.params["reason"] == reason and err.params["field"] == field
+
+
+def test_check_shape_unknown_type_and_unknown_choice():
+    err = shape_refusal({"type": "fly"})
+    assert (err.code, err.params) == ("unknown_action", {"action": "fly"})
+    err = shape_refusal({"type": "use", "item": "lamp"})
+    assert (err.code, err.params) == ("unknown_item", {"item": "lamp"})
+
+
+@pytest.mark.parametrize("kind", ["evo", "cubosaurs"])
+def test_every_malformed_action_reads_as_a_sentence(kind):
+    """Every refusal check_shape can make is a sentence in every language."""
+    from messages import explain as explain_in
+
+    rules = get_game(kind)
+    refusals = [IllegalAction("unknown_action", action="roar")]
+    refusals += [IllegalAction("bad_action", reason=r, field=None)
+                 for r in ("not_object", "too_many_keys", "bad_key")]
+    refusals += [IllegalAction("bad_action", reason=r, field="card")
+                 for r in ("missing", "extra", "not_finite", "too_long", "too_big")]
+    refusals += [IllegalAction("bad_action", reason="wrong_type", field="card", expected=e)
+                 for e in ("str", "int", "bool", "list")]
+    refusals += [IllegalAction(shape.unknown, **{shape.key: "zzz"})
+                 for shape in _shape_table(kind).values() if isinstance(shape, OneOf)]
+    for err in refusals:
+        for lang in languages():
+            text = explain_in(kind, err, ["Ann", "Bob"], lang)
+            assert f"{kind}." not in text and "{" not in text and "None" not in text, (err, text)
+    # and the engine's own refusals of malformed actions come as these
+    with pytest.raises(IllegalAction) as err:
+        rules.check_action({"type": "pass", "x": float("nan")})
+    assert err.value.code == "bad_action"
+
+
+def _shape_table(kind: str) -> dict:
+    import importlib
+
+    return importlib.import_module(f"engine.{kind}.rules").ACTION_SHAPES
+
+
+@pytest.mark.parametrize("kind, options", [
+    ("evo", {"variant": False}), ("evo", {"variant": True}),
+    ("cubosaurs", {"advanced": False}), ("cubosaurs", {"advanced": True}),
+    ("cubosaurs", {"advanced": True, "interactive": False}),
+])
+def test_every_legal_action_has_its_exact_shape(kind, options):
+    """legal_actions never offers an action that check_action refuses (random games)."""
+    import random
+
+    rules = get_game(kind)
+    seen = set()
+    for seed, n in enumerate(range(rules.min_players, rules.max_players + 1)):
+        state = rules.new_game([Seat(f"u{i}", f"P{i}") for i in range(n)], seed, options)
+        rnd = random.Random(seed)
+        while not rules.is_over(state):
+            for p in rules.to_act(state):
+                for a in rules.legal_actions(state, p):
+                    rules.check_action(a)
+                    seen.add(a["type"] + ":" + str(a.get("card", a.get("tile", ""))))
+            p = rnd.choice(rules.to_act(state))
+            state, _ = rules.apply_action(state, p, rnd.choice(rules.legal_actions(state, p)))
+    assert len(seen) > 8, seen
+
+
+@pytest.mark.parametrize("kind, action", [
+    ("evo", {"type": "pass", "card": "egg-raptor"}), ("evo", {"type": "pass", "x": float("nan")}),
+    ("evo", {"type": "keep"}), ("cubosaurs", {"type": "pass"}),
+    ("cubosaurs", {"type": "keep", "x": float("inf")}),
+    ("cubosaurs", {"type": "take_token", "from": True}),
+])
+def test_apply_action_refuses_a_malformed_action_first(kind, action):
+    rules = get_game(kind)
+    state = rules.new_game([Seat(f"u{i}", f"P{i}") for i in range(3)], 5)
+    p = rules.to_act(state)[0]
+    before = rules.to_json(state)
+    for apply in (rules.apply_action, rules.apply_in_place):
+        with pytest.raises(IllegalAction) as err:
+            apply(state, p, action)
+        assert err.value.code in ("bad_action", "unknown_action")
+    assert rules.to_json(state) == before

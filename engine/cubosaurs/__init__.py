@@ -13,6 +13,8 @@ Use the ``CUBOSAURS`` object (also ``engine.get_game("cubosaurs")``)::
 Actions are dicts: ``{"type": "keep"}``, ``{"type": "pass", "card": "stego-3"}``,
 ``{"type": "buy", "tile": "steal", "target": 1, "card": "trex-2"}`` (advanced rules; the
 tile's parameters: ``card``, ``target``, ``take``), ``{"type": "take_token", "from": 2}``.
+Each type has exactly these keys, with these kinds of values (``rules.ACTION_SHAPES``); any
+other action is refused by ``check_action`` before the rules look at it.
 """
 
 from __future__ import annotations
@@ -61,6 +63,11 @@ class CubosaursGame:
 
     def legal_actions(self, state: CuboState, player: int) -> list[dict]:
         return rules.legal_actions(state, player)
+
+    def check_action(self, action) -> None:
+        """Raise :class:`IllegalAction` unless ``action`` has the exact shape of a Cubosaurs
+        action (``rules.ACTION_SHAPES``): needs no state; ``apply_action`` checks it first."""
+        rules.check_action(action)
 
     def apply_action(self, state: CuboState, player: int, action: dict,
                      observer=None) -> tuple[CuboState, list[dict]]:

@@ -10,7 +10,7 @@ setup) until some player must decide again.
 
 from __future__ import annotations
 
-from engine.core import IllegalAction, Seat, below, rank_rows, shuffle
+from engine.core import IllegalAction, OneOf, Seat, below, check_shape, rank_rows, shuffle
 from engine.cubosaurs.data import CARDS, TILES, card, rules_data, tile, tiles_in_play
 from engine.cubosaurs.scoring import breakdown
 from engine.cubosaurs.state import CuboState
@@ -30,15 +30,22 @@ DNA = frozenset(cid for cid in CARDS if card(cid).dna)
 COST = {t: tile(t).cost for t in TILES}
 END_TILES = frozenset(t for t in TILES if tile(t).timing == "end")
 
-ACTION_TYPES = ("keep", "pass", "buy", "take_token")
-# the parameters of a buy, per tile (besides "type" and "tile")
+# the parameters of a buy, per tile (besides "type" and "tile"): a card of a collection, an
+# opponent, and (swap) the opponent's card taken
 TILE_PARAMS = {
-    "type_bonus": (), "egg_bonus": (), "draw": (), "free_pass": (),
-    "forbidden": ("card",), "destroy_own": ("card",),
-    "destroy_other": ("target", "card"), "steal": ("target", "card"),
-    "give": ("card", "target"), "swap": ("target", "card", "take"),
+    "type_bonus": {}, "egg_bonus": {}, "draw": {}, "free_pass": {},
+    "forbidden": {"card": str}, "destroy_own": {"card": str},
+    "destroy_other": {"target": int, "card": str}, "steal": {"target": int, "card": str},
+    "give": {"card": str, "target": int}, "swap": {"target": int, "card": str, "take": str},
 }
 assert set(TILE_PARAMS) == set(TILES), "cubosaurs.toml and the rules disagree on the tiles"
+# the exact shape of every action (engine.core.check_shape)
+ACTION_SHAPES = {
+    "keep": {},
+    "pass": {"card": str},
+    "take_token": {"from": int},
+    "buy": OneOf("tile", TILE_PARAMS, unknown="unknown_tile"),
+}
 
 
 def rounds_for(n: int) -> int:
@@ -243,14 +250,19 @@ def buy_actions(s: CuboState, p: int, types: set[str] | None = None) -> list[dic
 
 # --- applying actions ------------------------------------------------------------------------
 
+def check_action(action) -> None:
+    """Refuse (:class:`IllegalAction`) an action that is not exactly one of the shapes of
+    ``ACTION_SHAPES``; the rules below rely on it."""
+    check_shape(action, ACTION_SHAPES)
+
+
 def step(s: CuboState, p, action, observer=None) -> list[dict]:
     """Apply ``action`` by player ``p`` to ``s`` in place; return the events.
 
     Every check happens before the first change, so an :class:`IllegalAction` leaves the
     state as it was. ``apply_action`` in ``engine.cubosaurs`` wraps this on a copy.
     """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("bad_action", param="type")
+    check_action(action)
     if s.stage == "over":
         raise IllegalAction("game_over")
     kind = action["type"]
@@ -258,8 +270,6 @@ def step(s: CuboState, p, action, observer=None) -> list[dict]:
     if type(p) is not int or p not in waiting:
         raise IllegalAction("not_your_turn", player=p if type(p) is int else None,
                             waiting=waiting)
-    if kind not in ACTION_TYPES:
-        raise IllegalAction("unknown_action", action=kind)
     events = EventLog()
     events.observer = observer
     if s.debts:
@@ -272,7 +282,6 @@ def step(s: CuboState, p, action, observer=None) -> list[dict]:
     elif kind == "take_token":
         raise IllegalAction("no_debt")
     elif kind == "keep":
-        _only(action, ())
         _keep(s, p, events)
     elif kind == "pass":
         _act_pass(s, p, action, events)
@@ -282,26 +291,17 @@ def step(s: CuboState, p, action, observer=None) -> list[dict]:
     return events
 
 
-def _only(action: dict, params: tuple[str, ...]) -> None:
-    """Refuse parameters an action does not take."""
-    for k in action:
-        if k != "type" and k not in params:
-            raise IllegalAction("bad_action", param=k)
-
-
 def _card_param(action: dict, key: str) -> str:
-    value = action.get(key)
-    if not isinstance(value, str):
-        raise IllegalAction("bad_action", param=key)
+    """A card named by an action (its shape is checked: a string)."""
+    value = action[key]
     if value not in TYPE:
         raise IllegalAction("unknown_card", card=value)
     return value
 
 
 def _player_param(s: CuboState, action: dict, key: str, exclude: int) -> int:
-    value = action.get(key)
-    if type(value) is not int:
-        raise IllegalAction("bad_action", param=key)
+    """An opponent named by an action (its shape is checked: an int)."""
+    value = action[key]
     if not 0 <= value < s.n or value == exclude:
         raise IllegalAction("bad_target", target=value)
     return value
@@ -313,7 +313,6 @@ def _in_collection(s: CuboState, q: int, c: str) -> None:
 
 
 def _act_take_token(s: CuboState, p: int, action: dict, events: list) -> None:
-    _only(action, ("from",))
     q = _player_param(s, action, "from", exclude=p)
     if s.tokens[q] <= 0:
         raise IllegalAction("no_tokens_there", player=q)
@@ -338,7 +337,6 @@ def _keep(s: CuboState, p: int, events: list) -> None:
 
 
 def _act_pass(s: CuboState, p: int, action: dict, events: list) -> None:
-    _only(action, ("card",))
     c = _card_param(action, "card")
     if not pass_cards(s, p):
         raise IllegalAction("must_keep")
@@ -363,18 +361,13 @@ def _pass(s: CuboState, p: int, c: str | None, tile_id: str | None, events: list
 def _act_buy(s: CuboState, p: int, action: dict, events: list) -> None:
     if not advanced(s):
         raise IllegalAction("not_advanced")
-    t = action.get("tile")
-    if not isinstance(t, str):
-        raise IllegalAction("bad_action", param="tile")
-    if t not in COST:
-        raise IllegalAction("unknown_tile", tile=t)
+    t = action["tile"]  # a known tile, with exactly its parameters (check_action)
     if s.bought:
         raise IllegalAction("already_bought")
     if t not in s.offer:
         raise IllegalAction("tile_not_offered", tile=t)
     if s.tokens[p] < COST[t]:
         raise IllegalAction("not_enough_tokens", tile=t, cost=COST[t], tokens=s.tokens[p])
-    _only(action, ("tile", *TILE_PARAMS[t]))
     mine = s.collections[p]
     params: dict = {}
     if t == "draw":

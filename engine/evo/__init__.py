@@ -17,8 +17,10 @@ Actions are dicts: ``{"type": "move", "from": "C4", "to": "D4"}``, ``{"type": "e
 ``{"type": "play", "card": "accident", "target": 1, "region": "E5"}``, and
 ``{"type": "first", "go": true}`` / ``{"type": "first", "go": false}``: the player of MOI
 D'ABORD, asked at the start of each phase of the turn (from the one where the card was played,
-after its card window), plays first in that phase or keeps their place. ``go`` must be a JSON
-boolean and the action has no other key.
+after its card window), plays first in that phase or keeps their place. Each type has exactly
+these keys, with these kinds of values (``rules.ACTION_SHAPES``: ``go`` a JSON boolean, ``gene``
+and ``amount`` whole numbers, never booleans...); any other action is refused by
+``check_action`` before the rules look at it.
 
 ``card_window(state, player)`` tells whether ``player`` is asked in a card window (an event-card
 pause where ``{"type": "pass"}`` is always legal); windows are listed in :mod:`engine.evo.cards`.
@@ -63,6 +65,11 @@ class EvoGame:
 
     def legal_actions(self, state: EvoState, player: int) -> list[dict]:
         return rules.legal_actions(state, player)
+
+    def check_action(self, action) -> None:
+        """Raise :class:`IllegalAction` unless ``action`` has the exact shape of an EVO action
+        (``rules.ACTION_SHAPES``): needs no state; ``apply_action`` checks it first."""
+        rules.check_action(action)
 
     def apply_action(self, state: EvoState, player: int, action: dict,
                      observer=None) -> tuple[EvoState, list[dict]]:

@@ -127,9 +127,7 @@ def plays(state, p: int, at: str) -> list[dict]:
 
 
 def check_play(state, p: int, action: dict, at: str) -> tuple[str, dict]:
-    card = action.get("card")
-    if not isinstance(card, str) or card not in TIMING:
-        raise IllegalAction("unknown_card", card=str(card))
+    card = action["card"]  # a known card, with exactly its parameters (check_action)
     if card not in state.hands[p]:
         raise IllegalAction("card_not_in_hand", card=card)
     if state.turn < R.D["setup"]["no_cards_before_turn"]:
@@ -150,9 +148,7 @@ def check_play(state, p: int, action: dict, at: str) -> tuple[str, dict]:
         if not legal:
             raise IllegalAction("card_not_playable", card=card)
         raise IllegalAction("card_bad_target", card=card)
-    # the legal spelling: {"target": True} or {"die": 2.0} compare equal to 1 and 2 but must
-    # not get into the state
-    return card, legal[legal.index(params)]
+    return card, legal[legal.index(params)]  # the legal spelling (its keys in order)
 
 
 def play(state, p: int, card: str, params: dict, events: list) -> None:

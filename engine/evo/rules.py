@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from engine.core import IllegalAction, Seat, below, rank_rows, roll, shuffle
+from engine.core import IllegalAction, OneOf, Seat, below, check_shape, rank_rows, roll, shuffle
 from engine.evo import cards
 from engine.evo.data import BAG_KINDS, GENE_KINDS, board_for, rules_data
 from engine.evo.state import (
@@ -41,6 +41,26 @@ WIN_UP_TO = {int(k): v for k, v in D["combat"]["win_up_to"].items()}
 MAX_DIFF = max(WIN_UP_TO)
 DINOS = D["setup"]["dinos_per_species"]
 ZONES = ("temperate", "cold", "hot", "deadly")
+
+# The parameters of a card play, per card (besides "type" and "card"); the other cards take none.
+PLAY_PARAMS = {
+    "accident": {"target": int, "region": str},
+    "gaz_de_combat": {"target": int},
+    "ciel_mon_mari": {"region": str},
+    "gene_meteo": {"die": int},
+}
+# The exact shape of every action (engine.core.check_shape): its keys and their kinds.
+ACTION_SHAPES = {
+    "pass": {},
+    "end": {},
+    "move": {"from": str, "to": str},
+    "hatch": {"region": str},
+    "lose": {"regions": list[str]},
+    "bid": {"gene": int, "amount": int},
+    "first": {"go": bool},
+    "play": OneOf("card", {card: PLAY_PARAMS.get(card, {}) for card in D["cards"]["deck"]},
+                  unknown="unknown_card"),
+}
 
 
 # --- small helpers -----------------------------------------------------------------------
@@ -418,14 +438,19 @@ def can_pass_bid(state: EvoState, p: int, has_bid: bool) -> bool:
 
 # --- applying actions ------------------------------------------------------------------------
 
+def check_action(action) -> None:
+    """Refuse (:class:`IllegalAction`) an action that is not exactly one of the shapes of
+    ``ACTION_SHAPES``; the rules below rely on it."""
+    check_shape(action, ACTION_SHAPES)
+
+
 def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
     """Apply ``action`` by player ``p`` to ``state`` in place; return the events.
 
     Every check happens before the first change, so an :class:`IllegalAction` leaves the
     state as it was. ``apply_action`` in ``engine.evo`` wraps this on a copy.
     """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("bad_action")
+    check_action(action)
     if state.phase == OVER:
         raise IllegalAction("game_over")
     if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < state.n:
@@ -475,8 +500,6 @@ def _act_first(state: EvoState, p: int, action: dict, events: list) -> None:
     phase, ``{"type": "first", "go": false}`` to keep their place."""
     if action["type"] != "first":
         raise IllegalAction("first_choice", got=action["type"])
-    if set(action) != {"type", "go"} or not isinstance(action["go"], bool):
-        raise IllegalAction("bad_action")
     state.effects["first_go"] = action["go"]
     events.append({"type": "goes_first" if action["go"] else "keeps_place", "player": p,
                    "phase": PHASE_NAMES[state.phase]})
@@ -489,8 +512,8 @@ def _act_move(state: EvoState, p: int, action: dict, events: list) -> None:
         return
     if action["type"] != "move":
         raise IllegalAction("wrong_action", expected="move", got=action["type"])
-    a = parse_region(state, action.get("from"))
-    b = parse_region(state, action.get("to"))
+    a = parse_region(state, action["from"])
+    b = parse_region(state, action["to"])
     if state.steps <= 0:
         raise IllegalAction("no_steps_left")
     if state.occ[a] != p:
@@ -521,7 +544,7 @@ def _act_hatch(state: EvoState, p: int, action: dict, events: list) -> None:
         return
     if action["type"] != "hatch":
         raise IllegalAction("wrong_action", expected="hatch", got=action["type"])
-    r = parse_region(state, action.get("region"))
+    r = parse_region(state, action["region"])
     if r not in hatch_regions(state, p):
         q = state.occ[r]
         if q == p:
@@ -546,10 +569,7 @@ def _act_hatch(state: EvoState, p: int, action: dict, events: list) -> None:
 def _act_lose(state: EvoState, p: int, action: dict, events: list) -> None:
     if action["type"] != "lose":
         raise IllegalAction("wrong_action", expected="lose", got=action["type"])
-    names = action.get("regions")
-    if not isinstance(names, list):
-        raise IllegalAction("bad_action")
-    regions = [parse_region(state, x) for x in names]
+    regions = [parse_region(state, x) for x in action["regions"]]
     if len(set(regions)) != len(regions):
         raise IllegalAction("duplicate_region")
     need_cold, need_hot = state.pending[p]
@@ -582,11 +602,11 @@ def _act_bid(state: EvoState, p: int, action: dict, events: list) -> None:
         return
     if action["type"] != "bid":
         raise IllegalAction("wrong_action", expected="bid", got=action["type"])
-    slot = action.get("gene")
-    amount = action.get("amount")
-    if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(a["genes"]):
+    slot = action["gene"]
+    amount = action["amount"]
+    if not 0 <= slot < len(a["genes"]):
         raise IllegalAction("unknown_gene", gene=slot)
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+    if amount < 0:
         raise IllegalAction("bad_amount", amount=amount)
     held = a["bids"][slot]
     if held is not None and held[0] == p:
