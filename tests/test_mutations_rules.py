@@ -645,17 +645,20 @@ def test_ties_go_to_the_most_cards_lost_then_shared():
 def test_shapes_are_strict():
     s = G.new_game(seats(2), 1)
     p = G.to_act(s)[0]
-    for bad, param in (({"type": "develop"}, "use"),
+    for bad, field in (({"type": "develop"}, "use"),
                        ({"type": "develop", "use": "species", "species": 1}, "species"),
                        ({"type": "develop", "use": "trait"}, "species"),
-                       ({"type": "develop", "use": "fly"}, "use"),
                        ({"type": "pass", "x": 1}, "x"),
                        ({"type": "food", "animal": "1"}, "animal"),
-                       ({"type": "food", "animal": True}, "animal")):
+                       ({"type": "food", "animal": True}, "animal"),
+                       ({"type": "attack", "animal": 1, "target": 2, "ignore": 3}, "ignore")):
         err = illegal(s, p, bad, "bad_action")
-        assert err.params == {"param": param}
+        assert err.params["field"] == field
+    illegal(s, p, {"type": "develop", "use": "fly"}, "unknown_use")
+    illegal(s, p, {"type": "dark", "play": "both"}, "unknown_play")
     illegal(s, p, {"type": "fly"}, "unknown_action")
     illegal(s, 1 - p, {"type": "pass"}, "not_your_turn")
+    G.check_action({"type": "attack", "animal": 1, "target": 2, "ignore": "swimming"})
 
 
 def test_save_load_and_damaged_saves():

@@ -14,7 +14,8 @@ Use the ``MUTATIONS`` object (not yet named in ``engine.core.GAME_PACKAGES``)::
 
 Species and animals are named by ids (ints, never reused) that the view shows.
 
-Actions (``rules.SHAPES`` is the exact shape table; ``MUTATIONS.check_action`` checks it)
+Actions (``rules.ACTION_SHAPES`` is the exact shape table for ``engine.core.check_shape``;
+``MUTATIONS.check_action`` checks it, and ``apply_action`` checks it first)
 -----------------------------------------------------------------------------------------
 Development (the use is declared before the top card of the personal deck is turned):
 ``{"type": "develop", "use": "species"}``; ``{"type": "develop", "use": "trait"|"animal"|
@@ -72,7 +73,8 @@ Events (``type`` and parameters; ``player`` is who acts or is concerned)
 
 Refusal codes (``IllegalAction(code, **params)``)
 -------------------------------------------------
-- ``bad_action`` param; ``unknown_action`` action; ``game_over``; ``not_your_turn`` player,
+- shapes (``engine.core.check_shape``): ``bad_action`` reason, field (+ expected);
+  ``unknown_action`` action; ``unknown_use`` use; ``unknown_play`` play; ``game_over``; ``not_your_turn`` player,
   waiting; ``wrong_phase`` action, phase; ``choice_first`` choice (a choice is owed);
   ``no_choice`` action (no such choice is owed)
 - setup: ``unknown_option`` option; ``bad_option`` option; ``player_count`` count, min, max;

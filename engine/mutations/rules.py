@@ -11,7 +11,7 @@ starvation, the draw) until some player must decide again.
 
 from __future__ import annotations
 
-from engine.core import IllegalAction, Seat, below, rank_rows, roll, shuffle
+from engine.core import IllegalAction, OneOf, Seat, below, check_shape, rank_rows, roll, shuffle
 from engine.mutations.data import DARK, FOOD, TRAIT_OF, boxes_for, cards, climate_dice, rules_data
 from engine.mutations.state import PENDING, MutState
 
@@ -35,51 +35,37 @@ CARNIVORES = frozenset({"carnivore", "obligate_carnivore"})
 EXCLUSIVE = frozenset({"carnivore", "obligate_carnivore", "scavenger"})
 # the traits Development Defects lets an attacker ignore with an effect on the attack
 IGNORABLE = ("swimming", "high_body_weight", "burrowing", "mimicry", "running", "poisonous")
-USES = ("species", "trait", "animal", "split")
 OPTIONS = ("divergence",)
 
-# The exact shape of every action: required and optional parameters with their JSON types.
-SHAPES: dict[str, tuple[dict[str, type], dict[str, type]]] = {
-    "develop": ({"use": str}, {"species": int}),
-    "pass": ({}, {}),
-    "dark": ({"play": str}, {}),
-    "graze": ({"count": int}, {}),
-    "food": ({"animal": int}, {}),
-    "burrow": ({"animal": int}, {}),
-    "parasite": ({"animal": int}, {}),
-    "attack": ({"animal": int, "target": int}, {"ignore": str}),
-    "redirect": ({"target": int}, {}),
-    "eat": ({"animal": int}, {}),
-    "scavenge": ({"animal": int}, {}),
-    "lose": ({"animal": int}, {}),
+# The exact shape of every action (``engine.core.check_shape``). An attack on a species with
+# Development Defects may name the trait it ignores: that shape is ``ATTACK_IGNORING``.
+ACTION_SHAPES = {
+    "develop": OneOf("use", {"species": {}, "trait": {"species": int},
+                             "animal": {"species": int}, "split": {"species": int}},
+                     unknown="unknown_use"),
+    "pass": {},
+    "dark": OneOf("play", {"trait": {}, "species": {}}, unknown="unknown_play"),
+    "graze": {"count": int},
+    "food": {"animal": int},
+    "burrow": {"animal": int},
+    "parasite": {"animal": int},
+    "attack": {"animal": int, "target": int},
+    "redirect": {"target": int},
+    "eat": {"animal": int},
+    "scavenge": {"animal": int},
+    "lose": {"animal": int},
 }
+ATTACK_IGNORING = {"attack": {"animal": int, "target": int, "ignore": str}}
 
 
 def check_action(action) -> None:
-    """Refuse an action whose shape is wrong (``bad_action`` naming the parameter) or whose
-    type is unknown (``unknown_action``), before the rules look at the position."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("bad_action", param="type")
-    kind = action["type"]
-    if kind not in SHAPES:
-        raise IllegalAction("unknown_action", action=kind)
-    required, optional = SHAPES[kind]
-    for k, v in action.items():
-        if k == "type":
-            continue
-        want = required.get(k) or optional.get(k)
-        if want is None or type(v) is not want:
-            raise IllegalAction("bad_action", param=k)
-    for k in required:
-        if k not in action:
-            raise IllegalAction("bad_action", param=k)
-    if kind == "develop":
-        if action["use"] not in USES:
-            raise IllegalAction("bad_action", param="use")
-        if (action["use"] == "species") == ("species" in action):
-            raise IllegalAction("bad_action", param="species")
-    if kind == "dark" and action["play"] not in ("trait", "species"):
-        raise IllegalAction("bad_action", param="play")
+    """Refuse an action whose shape is not exactly one of ``ACTION_SHAPES`` (codes of
+    ``engine.core.check_shape``: ``bad_action`` with reason and field, ``unknown_action``,
+    ``unknown_use``, ``unknown_play``), before the rules look at the position."""
+    if isinstance(action, dict) and action.get("type") == "attack" and "ignore" in action:
+        check_shape(action, ATTACK_IGNORING)
+    else:
+        check_shape(action, ACTION_SHAPES)
 
 
 # --- events ---------------------------------------------------------------------------------
