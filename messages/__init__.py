@@ -1,8 +1,10 @@
 """The message catalogue: every sentence a player reads, in one place per language.
 
 ``t("evo.phase.movement")`` -> "Movement". Each language is a folder of TOML files beside
-this module (``en/bot.toml``, ``en/evo.toml``, ``en/cubosaurs.toml``...; ``it/`` and ``fr/``
-follow the same keys), merged into one catalogue. A key missing from a language falls back
+this module (``en/bot.toml``, ``en/evo.toml``, ``en/cubosaurs.toml``, ``en/mutations.toml``...;
+``it/`` and ``fr/`` follow the same keys), merged into one catalogue. Each game words its own
+events and refusals in ``messages/<kind>.py`` (``evo``, ``cubosaurs``, ``mutations``), reached
+through :func:`describe` and :func:`explain`. A key missing from a language falls back
 to English; a key missing everywhere is returned as is, so a gap shows up in the text
 instead of crashing a game.
 """
