@@ -238,6 +238,10 @@ def check_invariants(state: CuboState) -> None:
             if set(r) != {"player", "rank", "score", "last"} or not all(
                     _is_int(v) for v in r.values()):
                 raise CorruptState("bad result row")
+    # an unfinished game waits for someone, and each player awaited has something to do
+    if s.stage != "over" and not (
+            rules.to_act(s) and all(rules.legal_actions(s, p) for p in rules.to_act(s))):
+        raise CorruptState(f"nobody can act (stage {s.stage})")
 
 
 # --- positions for tests ---------------------------------------------------------------------

@@ -28,11 +28,10 @@ pause where ``{"type": "pass"}`` is always legal); windows are listed in :mod:`e
 
 from __future__ import annotations
 
-from collections import Counter
-
 from engine.core import CorruptState, IllegalAction, Seat, register
-from engine.evo import cards, rules
-from engine.evo.data import BAG_KINDS, GENE_KINDS, board_for, rules_data
+from engine.evo import rules
+from engine.evo.checks import check_invariants
+from engine.evo.data import GENE_KINDS, board_for, rules_data
 from engine.evo.state import PHASE_NAMES, EvoState
 from engine.evo.view import determinize, view
 
@@ -124,67 +123,6 @@ class EvoGame:
 
     def scenario(self, players: int = 3, seed: int = 0, **kw) -> EvoState:
         return scenario(players, seed, **kw)
-
-
-def check_invariants(state: EvoState) -> None:
-    """Raise :class:`CorruptState` if the state breaks a rule that must always hold."""
-    n = state.n
-    try:
-        b = board_for(n)
-    except KeyError as exc:
-        raise CorruptState("no board for this player count") from exc
-    if len(state.occ) != len(b):
-        raise CorruptState("board size mismatch")
-    data = rules_data()
-    for p in range(n):
-        if state.occ.count(p) > data["setup"]["dinos_per_species"]:
-            raise CorruptState(f"player {p} has too many dinos")
-        if state.mp[p] < 0:
-            raise CorruptState(f"player {p} has negative mutation points")
-    if any(o < -1 or o >= n for o in state.occ):
-        raise CorruptState("unknown dino owner")
-    genes = Counter(state.bag) + Counter(state.gene_discard)
-    portrait = data["setup"]["portrait"]
-    for p in range(n):
-        for i, k in enumerate(GENE_KINDS):
-            genes[k] += state.genes[p][i] - portrait[k]
-    if state.auction:
-        genes.update(state.auction["genes"])
-    if any(genes[k] != data["genes"][k] for k in BAG_KINDS):
-        raise CorruptState("genes are not conserved")
-    deck = Counter(state.deck) + Counter(state.discard)
-    for h in state.hands:
-        deck.update(h)
-    if deck != Counter(data["cards"]["deck"]):
-        raise CorruptState("event cards are not conserved")
-    if state.phase != rules.OVER and (state.phase, state.stage) not in rules._STAGES:
-        raise CorruptState(f"unknown stage {state.stage!r} in phase {state.phase!r}")
-    _check_window(state)
-    e = state.effects
-    first_go = e.get("first_go")
-    if ("first" in e and not _in_range(e["first"], n)) or ("first_go" in e and "first" not in e) \
-            or (first_go is not None and type(first_go) is not bool):
-        raise CorruptState("bad MOI D'ABORD effect")
-
-
-def _in_range(x, n: int) -> bool:
-    """``x`` is an int in ``range(n)`` (a player, or a position in a list)."""
-    return type(x) is int and 0 <= x < n
-
-
-def _check_window(state: EvoState) -> None:
-    """A card window names a timing point and asks the card holders, each once."""
-    w = state.window
-    if w is None:
-        return
-    if not isinstance(w, dict) or set(w) != {"at", "order", "i", "passed"}:
-        raise CorruptState("bad card window")
-    order = w["order"]
-    if (w["at"] not in cards.WINDOWS or not isinstance(order, list) or not order
-            or not all(_in_range(q, state.n) and state.hands[q] for q in order)
-            or len(set(order)) != len(order)
-            or not _in_range(w["i"], len(order)) or not _in_range(w["passed"], len(order))):
-        raise CorruptState("bad card window")
 
 
 def scenario(players: int = 3, seed: int = 0, *, phase: str = "movement", turn: int = 3,
