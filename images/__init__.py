@@ -2,7 +2,8 @@
 
 ``render(kind, view, lang)`` turns a game view into the PNG the bot posts:
 ``images.evo.render_evo`` for an EVO view (``engine.evo.EVO.view``),
-``images.cubosaurs.render_cubosaurs`` for a Cubosaurs view. Nothing here imports ``discord``
+``images.cubosaurs.render_cubosaurs`` for a Cubosaurs view, ``images.mutations.render_mutations``
+for a Random Mutations view (``engine.mutations.MUTATIONS.view``). Nothing here imports ``discord``
 or ``cogs``: the cogs call these functions (in a worker thread) and attach the bytes.
 Shared helpers (font, cached text, palette PNG encoding) live in ``images.common``.
 """
@@ -11,13 +12,17 @@ from images.evo import bench_render, draw_evo, encode_png, render_evo
 
 
 def render(kind: str, view: dict, lang: str = "en") -> bytes:
-    """The PNG of ``view`` for the game ``kind`` ("evo" or "cubosaurs")."""
+    """The PNG of ``view`` for the game ``kind`` ("evo", "cubosaurs" or "mutations")."""
     if kind == "evo":
         return render_evo(view, lang)
     if kind == "cubosaurs":
         from images.cubosaurs import render_cubosaurs
 
         return render_cubosaurs(view, lang)
+    if kind == "mutations":
+        from images.mutations import render_mutations
+
+        return render_mutations(view, lang)
     raise ValueError(f"no renderer for game kind {kind!r}")
 
 

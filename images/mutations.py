@@ -1,0 +1,787 @@
+"""The Random Mutations table as one PNG: every player's row of species (traits, animals, food
+against need, burrows, parasites, fed or not), the centre, the dice, the decks, the scores.
+
+    png = render_mutations(MUTATIONS.view(state, None), "en")
+
+Everything drawn is public: a view holds the decks as counts only (nobody, the owner
+included, sees a personal deck or the main deck), so the picture is the same for every viewer.
+
+Layout (1400 wide; the height grows with the players: 2 = 436, 8 = 1408)::
+
+    +-- caption: turn T · phase · last turn .......... waiting for Bob: which animal is eaten --+
+    | centre: ● 7  ■ 2  ● 3     dice: [food dice] [burrow dice] [parasite dice]   main deck 23 |
+    | (1) Ann    | #4          | #7          | #9 ↑#4      | ...                       |  14    |
+    | ★ first    | Carnivore   | ▼ Bark Be.. | ↑ Carnivore |                           | 4 an.  |
+    | ▤ deck 5   | #5 ●●○ ■ ✓  | #8 ●  ●●    | #10 ○○      |                           | 3 tr.  |
+    | ... one row per seat, species in row order ...                                       |
+    +---------------------------------------------------------------------------------------+
+
+A species is a card: its number (and ``↑#N``, the species it split from, with Divergence),
+its trait chips (negative traits dark with ``▼``, inherited ones with ``↑``), then one line per
+animal: its number, its food as circles against its need (red food, blue extra food, hollow:
+still needed), a green burrow, black parasites, ``⚔`` once it has attacked this turn and ``✓``
+when it is fed. A species whose animals are all fed has a green frame. The right column holds
+the points now (2 per animal, 1 per trait card, plus the food bonuses) and, at the end, the
+rank and the tie-break (cards lost from the game).
+
+Speed: the background (caption bar, strip, empty rows, the fixed words) is drawn once per
+(players, language) and kept (``functools.lru_cache``); trait chips, animal lines, dice,
+discs and icons are cached sprites and every string a cached mask (``images.common.text``).
+A render copies the background and pastes. ``encode_png`` maps the picture onto one fixed
+256-colour palette (exact for every flat colour used here), ``compress_level=1``.
+
+Words come from the message catalogue (``messages.t``) in ``lang``; a key the catalogue
+does not have yet falls back to the English default kept here (``LABELS``), and a trait
+without a name to a readable form of its id, so a gap never shows a raw key.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.mutations.data import DARK, TRAITS
+from images.common import (
+    build_palette,
+    encode_with_palette,
+    fit_size,
+    fit_to,
+    paste,
+    text,
+    text_width,
+)
+from messages import has, t
+
+# --- sizes ---------------------------------------------------------------------------------------
+
+WIDTH = 1400
+MARGIN = 12
+CAPTION_H = 52
+STRIP_Y, STRIP_H = 52, 48
+ROWS_Y, ROW_H, ROW_GAP = 104, 156, 6
+ID_X1 = 196                       # identity column (disc, name, first, deck, passed)
+SCORE_W = 124                     # points column, on the right
+SCORE_X0 = WIDTH - MARGIN - SCORE_W
+SP_X0 = ID_X1 + 8                 # first species card
+SP_X1 = SCORE_X0 - 8
+SP_W, SP_GAP = 170, 6             # a species card, while the row has room (6 fit)
+SP_PAD = 5
+HEAD_H = 17                       # the species number line
+CHIP_H, CHIP_STEP = 22, 24        # a trait chip
+LINE_H, LINE_STEP = 22, 24        # an animal line
+SS = 4                            # supersampling of round sprites
+
+# --- colours -------------------------------------------------------------------------------------
+
+BG = (244, 240, 232)
+INK = (26, 26, 26)
+MUTED = (100, 100, 100)
+LIGHT = (170, 170, 170)
+WHITE = (255, 255, 255)
+BLACK = (0, 0, 0)
+CARD_BG = (255, 255, 255)
+CARD_LINE = (196, 188, 175)
+CAPTION_BG = (38, 50, 56)
+CAPTION_HI = (255, 213, 79)
+AWAIT = (242, 169, 0)
+AWAIT_SOFT = (255, 236, 179)
+FOOD_RED = (211, 47, 47)
+FOOD_BLUE = (30, 110, 200)
+BURROW = (56, 142, 60)
+PARASITE = INK
+FED = (46, 125, 50)
+FED_SOFT = (237, 247, 237)
+TRAIT_BG = (226, 234, 244)
+TRAIT_LINE = (150, 170, 192)
+DARK_BG = (74, 52, 88)
+TARGET = (198, 40, 40)
+HOLLOW = (150, 150, 150)
+DIE_WHITE = WHITE
+ZEBRA = (236, 232, 224)
+
+# Okabe-Ito: eight colours for eight seats; every disc carries its seat number too.
+PLAYER_RGB = ((230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66), (0, 114, 178),
+              (213, 94, 0), (204, 121, 167), BLACK)
+PLAYER_INK = (BLACK, BLACK, WHITE, BLACK, WHITE, WHITE, BLACK, WHITE)
+
+DICE_RGB = {"food": (DIE_WHITE, INK), "burrows": (BURROW, WHITE), "parasites": (PARASITE, WHITE)}
+
+# English defaults of every label, used while the catalogue has no such key.
+LABELS = {
+    "mutations.render.caption": "Turn {turn} · {phase}",
+    "mutations.render.last_turn": "last turn",
+    "mutations.render.game_over": "Game over",
+    "mutations.render.awaiting": "Waiting for {players}",
+    "mutations.render.awaiting_choice": "{player}: {choice}",
+    "mutations.render.winner": "Winner: {players}",
+    "mutations.render.centre": "Centre",
+    "mutations.render.dice": "Dice",
+    "mutations.render.no_dice": "not rolled yet",
+    "mutations.render.main": "Main deck {count}",
+    "mutations.render.removed": "out of the game {count}",
+    "mutations.render.box": "box: {burrows} burrows, {parasites} parasites",
+    "mutations.render.first": "first player",
+    "mutations.render.deck": "deck {count}",
+    "mutations.render.passed": "passed",
+    "mutations.render.no_species": "no species",
+    "mutations.render.points": "points",
+    "mutations.render.score_animals": "animals {count}",
+    "mutations.render.score_traits": "traits {count}",
+    "mutations.render.score_bonus": "food bonus +{bonus}",
+    "mutations.render.ranking": "Final scores",
+    "mutations.render.rank": "{rank}.",
+    "mutations.render.lost": "lost {count}",
+    "mutations.render.divergence": "Divergence",
+    "mutations.phase.development": "Development",
+    "mutations.phase.climate": "Climate",
+    "mutations.phase.feeding": "Feeding",
+    "mutations.phase.extinction": "Extinction",
+    "mutations.phase.over": "Game over",
+    "mutations.choice.dark": "keep the negative trait or make it a new species",
+    "mutations.choice.graze": "how much food Grazing destroys",
+    "mutations.choice.mimicry": "where Mimicry sends the attack",
+    "mutations.choice.eat": "which animal is eaten",
+    "mutations.choice.scavenge": "which animal the Scavenger feeds",
+    "mutations.choice.lose": "which animal the parasites kill",
+}
+
+
+def label(key: str, lang: str = "en", **params) -> str:
+    """``messages.t(key, lang)`` when the catalogue has ``key`` (in ``lang`` or English), else
+    the English default of ``LABELS`` (else the key itself), with ``params`` filled in."""
+    if has(key, lang) or has(key, "en"):
+        return t(key, lang, **params)
+    default = LABELS.get(key, key)
+    try:
+        return default.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return default
+
+
+@lru_cache(maxsize=256)
+def trait_name(trait: str, lang: str = "en") -> str:
+    """The trait's name from the catalogue (``mutations.trait.<id>.name``), else a readable
+    form of its id (``high_body_weight`` -> "High Body Weight")."""
+    key = f"mutations.trait.{trait}.name"
+    if has(key, lang) or has(key, "en"):
+        return t(key, lang)
+    return " ".join(w.capitalize() for w in str(trait).split("_"))
+
+
+def player_rgb(p: int) -> tuple[int, int, int]:
+    return PLAYER_RGB[p % len(PLAYER_RGB)]
+
+
+# --- geometry ------------------------------------------------------------------------------------
+
+def height_for(players: int) -> int:
+    """The picture's height for ``players`` seats."""
+    return ROWS_Y + players * (ROW_H + ROW_GAP) + MARGIN - ROW_GAP + 2
+
+
+def row_box(k: int) -> tuple[int, int, int, int]:
+    """The box of seat ``k``'s row (x0, y0, x1, y1)."""
+    y = ROWS_Y + k * (ROW_H + ROW_GAP)
+    return MARGIN, y, WIDTH - MARGIN, y + ROW_H
+
+
+def strip_box() -> tuple[int, int, int, int]:
+    return 0, STRIP_Y, WIDTH, STRIP_Y + STRIP_H
+
+
+def score_box(k: int) -> tuple[int, int, int, int]:
+    _, y0, x1, y1 = row_box(k)
+    return SCORE_X0, y0, x1, y1
+
+
+@lru_cache(maxsize=64)
+def species_slots(count: int) -> tuple[tuple[int, int], ...]:
+    """x and width of each of ``count`` species cards in a row: ``SP_W`` wide while they
+    fit, narrower when the row is long (never leaving the row)."""
+    if count <= 0:
+        return ()
+    room = SP_X1 - SP_X0
+    gap = SP_GAP if count < 10 else 3
+    w = min(SP_W, (room - gap * (count - 1)) // count)
+    return tuple((SP_X0 + i * (w + gap), w) for i in range(count))
+
+
+# --- sprites -------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=64)
+def disc(fill: tuple, r: int, outline: tuple | None = INK) -> Image.Image:
+    """A smooth disc of radius ``r`` (RGBA)."""
+    S = (2 * r + 2) * SS
+    big = Image.new("RGBA", (S, S), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    d.ellipse((SS, SS, S - SS - 1, S - SS - 1), fill=fill + (255,),
+              outline=(outline + (255,)) if outline else None,
+              width=max(1, round(SS * (1.2 if r > 6 else 0.9))) if outline else 0)
+    return big.resize((2 * r + 2, 2 * r + 2), Image.LANCZOS)
+
+
+@lru_cache(maxsize=16)
+def seat_disc(p: int, r: int) -> Image.Image:
+    """Seat ``p``'s disc with its number."""
+    im = disc(player_rgb(p), r).copy()
+    c = (2 * r + 2) / 2
+    text(im, c, c + 0.5, str(p + 1), round(r * 1.15), True,
+         PLAYER_INK[p % len(PLAYER_INK)] + (255,), "mm")
+    return im
+
+
+@lru_cache(maxsize=8)
+def burrow_icon(size: int) -> Image.Image:
+    """A green burrow token: a rounded square with a dark arch."""
+    S = size * SS
+    big = Image.new("RGBA", (S, S), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    d.rounded_rectangle((0, 0, S - 1, S - 1), radius=S // 4, fill=BURROW + (255,),
+                        outline=(27, 94, 32, 255), width=SS)
+    d.pieslice((S * 0.22, S * 0.35, S * 0.78, S * 1.05), 180, 360, fill=(27, 60, 30, 255))
+    return big.resize((size, size), Image.LANCZOS)
+
+
+@lru_cache(maxsize=8)
+def card_back(w: int, h: int) -> Image.Image:
+    """A face-down card (a deck)."""
+    im = Image.new("RGBA", (w + 4, h + 4), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((3, 0, w + 3, h), radius=3, fill=(120, 144, 156, 255),
+                        outline=INK + (255,))
+    d.rounded_rectangle((0, 3, w, h + 3), radius=3, fill=(69, 90, 100, 255),
+                        outline=WHITE + (255,))
+    return im
+
+
+# Pips of each die face on a 3 x 3 grid (column, row).
+PIPS = {1: ((1, 1),), 2: ((0, 0), (2, 2)), 3: ((0, 0), (1, 1), (2, 2)),
+        4: ((0, 0), (2, 0), (0, 2), (2, 2)), 5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+        6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2))}
+
+
+@lru_cache(maxsize=64)
+def die_face(kind: str, face: int, size: int) -> Image.Image:
+    """One face of a climate die: white (food), green (burrows) or black (parasites)."""
+    body, pip = DICE_RGB.get(kind, (DIE_WHITE, INK))
+    S = size * SS
+    big = Image.new("RGBA", (S, S), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    d.rounded_rectangle((0, 0, S - 1, S - 1), radius=S // 5, fill=INK + (255,))
+    e = max(SS, S // 14)
+    d.rounded_rectangle((e, e, S - 1 - e, S - 1 - e), radius=S // 6, fill=body + (255,))
+    r = S * 0.09
+    for col, row in PIPS.get(face, ()):
+        x, y = S * (0.25 + 0.25 * col), S * (0.25 + 0.25 * row)
+        d.ellipse((x - r, y - r, x + r, y + r), fill=pip + (255,))
+    return big.resize((size, size), Image.LANCZOS)
+
+
+@lru_cache(maxsize=1024)
+def trait_chip(trait: str, w: int, h: int, inherited: bool, lang: str) -> Image.Image:
+    """A trait as a chip ``w`` x ``h``: its name as large as fits; a negative (dark) trait
+    dark with a ``▼``; a trait inherited from the species it split from with a ``↑``."""
+    dark = trait in DARK
+    im = Image.new("RGB", (w, h), CARD_BG)
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=4, fill=DARK_BG if dark else TRAIT_BG,
+                        outline=INK if dark else TRAIT_LINE)
+    ink = WHITE if dark else INK
+    mark = ("▼" if dark else "") + ("↑" if inherited else "")
+    x = 4
+    big = max(9, min(15, h - 7))
+    if mark:
+        ms = max(8, big - 3)
+        text(im, x, h / 2, mark, ms, True, CAPTION_HI if dark else MUTED)
+        x += text_width(mark, ms, True) + 2
+    size, name = fit_size(trait_name(trait, lang), w - x - 3, big, True, 9)
+    text(im, x, h / 2 + 0.5, name, size, True, ink)
+    return im
+
+
+def _pips(d_img: Image.Image, x: float, cy: float, red: int, blue: int, need: int, r: int,
+          step: float) -> float:
+    for i in range(max(need, red + blue)):
+        if i < red:
+            sprite = disc(FOOD_RED, r)
+        elif i < red + blue:
+            sprite = disc(FOOD_BLUE, r)
+        else:
+            sprite = disc(CARD_BG, r, HOLLOW)
+        paste(d_img, sprite, x + i * step + r, cy)
+    return x + max(need, red + blue) * step
+
+
+@lru_cache(maxsize=2048)
+def animal_line(aid: int, red: int, blue: int, need: int, burrow: bool, parasites: int,
+                attacked: bool, fed: bool, w: int, h: int) -> Image.Image:
+    """One animal (RGB on a species card's ground, ``w`` x ``h``): ``#id``, food circles
+    against its need, its burrow, its parasites, ``⚔`` if it attacked this turn, ``✓`` if fed."""
+    ground = FED_SOFT if fed else CARD_BG
+    im = Image.new("RGB", (w, h), ground)
+    cy = h / 2
+    small = max(8, min(12, h - 8))
+    label_ = f"#{aid}"
+    text(im, 1, cy, label_, small, False, MUTED)
+    x = 2 + text_width(label_, small) + 3
+    right = w - 2
+    if fed:
+        text(im, right, cy, "✓", small + 2, True, FED, "rm")
+        right -= text_width("✓", small + 2, True) + 2
+    if attacked:
+        text(im, right, cy, "⚔", small + 1, True, TARGET, "rm")
+        right -= text_width("⚔", small + 1, True) + 2
+    r = max(3, min(7, (h - 6) // 2))
+    tokens = max(need, red + blue)
+    extras = (2 * r + 4 if burrow else 0) + (2 * r + 2 if parasites else 0) + \
+        (text_width(f"×{parasites}", small, True) if parasites > 1 else 0)
+    step = 2 * r + 2
+    if tokens > 1 and x + tokens * step + extras > right:
+        step = max(r + 1.0, (right - extras - x - 2 * r) / (tokens - 1))
+    x = _pips(im, x, cy, red, blue, need, r, step) + 3
+    if burrow:
+        paste(im, burrow_icon(2 * r + 2), x + r + 1, cy)
+        x += 2 * r + 4
+    if parasites:
+        paste(im, disc(PARASITE, r, None), x + r, cy)
+        x += 2 * r + 2
+        if parasites > 1:
+            text(im, x, cy, f"×{parasites}", small, True, PARASITE)
+    return im
+
+
+# --- the background ------------------------------------------------------------------------------
+
+def _rounded(d: ImageDraw.ImageDraw, box, fill=CARD_BG, outline=CARD_LINE, width=2) -> None:
+    d.rounded_rectangle(box, radius=10, fill=fill, outline=outline, width=width)
+
+
+@lru_cache(maxsize=32)
+def background(players: int, lang: str) -> Image.Image:
+    """Everything that stays put during a game (cached): the caption bar, the strip and its
+    fixed words, the empty player rows with their columns."""
+    h = height_for(players)
+    img = Image.new("RGB", (WIDTH, h), BG)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, WIDTH, CAPTION_H - 1), fill=CAPTION_BG)
+    for k in range(players):
+        img.paste(empty_row(k, lang), (0, row_box(k)[1]))
+    return img
+
+
+@lru_cache(maxsize=64)
+def empty_row(k: int, lang: str) -> Image.Image:
+    """Seat ``k``'s row with nothing on it (``WIDTH`` x ``ROW_H``, on the page's ground):
+    the frame, the columns, the seat disc, the points heading."""
+    img = Image.new("RGB", (WIDTH, ROW_H), BG)
+    d = ImageDraw.Draw(img)
+    x0, _, x1, _ = row_box(k)
+    y0, y1 = 0, ROW_H - 1
+    _rounded(d, (x0, y0, x1, y1))
+    d.line((ID_X1, y0 + 10, ID_X1, y1 - 10), fill=ZEBRA, width=2)
+    d.line((SCORE_X0, y0 + 10, SCORE_X0, y1 - 10), fill=CARD_LINE, width=1)
+    paste(img, seat_disc(k, 14), x0 + 22, y0 + 22)
+    text(img, SCORE_X0 + SCORE_W / 2, y0 + 16,
+         fit_to(label("mutations.render.points", lang), 13, False, SCORE_W - 8), 13, False,
+         MUTED, "mm")
+    return img
+
+
+# --- what changes --------------------------------------------------------------------------------
+
+def _name(view: dict, p) -> str:
+    players = view["players"]
+    if not isinstance(p, int) or not 0 <= p < len(players):
+        return "?"
+    return players[p]["name"]
+
+
+def _names(view: dict, ps) -> str:
+    return ", ".join(_name(view, p) for p in ps)
+
+
+def _caption(img: Image.Image, view: dict, lang: str) -> None:
+    if view["over"]:
+        left = label("mutations.render.game_over", lang)
+    else:
+        phase = label(f"mutations.phase.{view['phase']}", lang)
+        left = label("mutations.render.caption", lang, turn=view["turn"], phase=phase)
+        if view.get("last"):
+            left += " · " + label("mutations.render.last_turn", lang)
+    if view.get("divergence"):
+        left += " · " + label("mutations.render.divergence", lang)
+    size, left = fit_size(left, 640, 28, True, 16)
+    text(img, 18, CAPTION_H / 2, left, size, True, WHITE)
+    used = 18 + text_width(left, size, True) + 30
+    pend = view.get("pending")
+    if view["over"] and view.get("result"):
+        best = [row["player"] for row in view["result"] if row["rank"] == 1]
+        right = label("mutations.render.winner", lang, players=_names(view, best))
+    elif pend and isinstance(pend.get("player"), int):
+        choice = label(f"mutations.choice.{pend.get('kind')}", lang)
+        right = label("mutations.render.awaiting_choice", lang,
+                      player=_name(view, pend["player"]), choice=choice)
+        if pend.get("kind") == "dark" and pend.get("trait"):
+            right += f" ({trait_name(pend['trait'], lang)})"
+    elif view.get("awaiting"):
+        right = label("mutations.render.awaiting", lang, players=_names(view, view["awaiting"]))
+    else:
+        return
+    size, right = fit_size(right, WIDTH - 18 - used, 24, True, 13)
+    text(img, WIDTH - 18, CAPTION_H / 2, right, size, True, CAPTION_HI, "rm")
+
+
+def _ranking(img: Image.Image, view: dict, lang: str) -> None:
+    """The final scores in rank order, across the strip (game over)."""
+    cy = STRIP_Y + STRIP_H / 2 + 1
+    word = label("mutations.render.ranking", lang)
+    size, word = fit_size(word, 200, 18, True, 12)
+    text(img, 18, cy, word, size, True)
+    x = 18 + text_width(word, size, True) + 16
+    rows = view["result"]
+    each = (WIDTH - 18 - x) / max(1, len(rows))
+    for row in rows:
+        p = row["player"]
+        rank = label("mutations.render.rank", lang, rank=row["rank"])
+        text(img, x, cy, rank, 17, True, AWAIT if row["rank"] == 1 else INK)
+        rx = x + text_width(rank, 17, True) + 4
+        paste(img, seat_disc(p, 10), rx + 11, cy)
+        score = str(row["score"])
+        sw = text_width(score, 17, True)
+        name = fit_to(_name(view, p), 15, False, max(12.0, each - (rx + 26 - x) - sw - 14))
+        text(img, rx + 26, cy, name, 15, False, INK)
+        text(img, rx + 26 + text_width(name, 15) + 5, cy, score, 17, True, INK)
+        x += each
+
+
+def _strip(img: Image.Image, view: dict, lang: str) -> None:
+    if view["over"] and view.get("result"):
+        _ranking(img, view, lang)
+        return
+    cy = STRIP_Y + STRIP_H / 2 + 1
+    word = label("mutations.render.centre", lang)
+    size, word = fit_size(word, 110, 18, True, 12)
+    text(img, 18, cy, word, size, True)
+    x = 18 + text_width(word, size, True) + 14
+    centre = view.get("centre") or {}
+    for kind in ("food", "burrows", "parasites"):
+        if kind == "burrows":
+            paste(img, burrow_icon(20), x + 10, cy)
+        else:
+            paste(img, disc(FOOD_RED if kind == "food" else PARASITE, 10), x + 10, cy)
+        s = str(centre.get(kind, 0))
+        text(img, x + 25, cy, s, 22, True, INK)
+        x += 25 + text_width(s, 22, True) + 20
+    # The dice rolled this turn.
+    x += 10
+    word = label("mutations.render.dice", lang)
+    size, word = fit_size(word, 90, 18, True, 12)
+    text(img, x, cy, word, size, True)
+    x += text_width(word, size, True) + 10
+    dice = view.get("dice") or {}
+    any_die = False
+    for kind in ("food", "burrows", "parasites"):
+        faces = list(dice.get(kind) or ())
+        for f in faces[:8]:
+            paste(img, die_face(kind, int(f), 30), x + 15, cy)
+            x += 34
+            any_die = True
+        if faces:
+            x += 12
+    if not any_die:
+        word = label("mutations.render.no_dice", lang)
+        size, word = fit_size(word, 200, 16, False, 11)
+        text(img, x, cy, word, size, False, LIGHT)
+        x += text_width(word, size) + 12
+    # Right: main deck, cards out of the game, the box.
+    right = WIDTH - 18
+    supply = view.get("supply") or {}
+    box = label("mutations.render.box", lang, burrows=supply.get("burrows", 0),
+                parasites=supply.get("parasites", 0))
+    removed = label("mutations.render.removed", lang, count=view.get("removed", 0))
+    main = label("mutations.render.main", lang, count=view.get("main", 0))
+    room = right - x - 40
+    small = max(10, min(14, int(room / max(1.0, text_width(box + removed, 14) / 14 + 30))))
+    text(img, right, cy + 10, box, small, False, MUTED, "rm")
+    text(img, right, cy - 9, removed, small, False, MUTED, "rm")
+    right -= max(text_width(box, small), text_width(removed, small)) + 18
+    size, main = fit_size(main, max(40, right - x - 30), 20, True, 12)
+    text(img, right, cy, main, size, True, INK, "rm")
+    right -= text_width(main, size, True) + 10
+    paste(img, card_back(18, 25), right - 12, cy)
+
+
+def _identity(img: Image.Image, view: dict, k: int, lang: str, awaiting: set) -> None:
+    pl = view["players"][k]
+    x0, _, x1, _ = row_box(k)
+    y0, y1 = 0, ROW_H - 1
+    if k in awaiting:
+        ImageDraw.Draw(img).rounded_rectangle((x0, y0, x1, y1), radius=10, outline=AWAIT,
+                                              width=5)
+    size, name = fit_size(pl["name"], ID_X1 - (x0 + 42) - 6, 20, True, 12)
+    text(img, x0 + 42, y0 + 22, name, size, True)
+    y = y0 + 52
+    if view.get("first") == k and not view["over"]:
+        d = ImageDraw.Draw(img)
+        word = "★ " + label("mutations.render.first", lang)
+        size, word = fit_size(word, ID_X1 - x0 - 24, 15, True, 10)
+        w = text_width(word, size, True)
+        d.rounded_rectangle((x0 + 10, y - 11, x0 + 20 + w, y + 11), radius=11, fill=AWAIT_SOFT,
+                            outline=AWAIT, width=2)
+        text(img, x0 + 15, y, word, size, True, INK)
+    y += 30
+    paste(img, card_back(14, 20), x0 + 20, y)
+    deck = label("mutations.render.deck", lang, count=pl.get("deck", 0))
+    size, deck = fit_size(deck, ID_X1 - x0 - 44, 17, True, 10)
+    text(img, x0 + 36, y, deck, size, True)
+    y += 28
+    if pl.get("passed") and view.get("phase") == "development" and not view["over"]:
+        word = label("mutations.render.passed", lang)
+        size, word = fit_size(word, ID_X1 - x0 - 24, 15, False, 10)
+        text(img, x0 + 14, y, word, size, False, MUTED)
+
+
+def _score(img: Image.Image, view: dict, k: int, lang: str, ranks: dict) -> None:
+    pl = view["players"][k]
+    sc = pl.get("score") or {}
+    x0, _, x1, _ = score_box(k)
+    y0 = 0
+    cx = (x0 + x1) / 2
+    total = sc.get("total", 0)
+    y = y0 + 50
+    if k in ranks:
+        rk = ranks[k]
+        word = label("mutations.render.rank", lang, rank=rk)
+        d = ImageDraw.Draw(img)
+        w = text_width(word, 16, True)
+        d.rounded_rectangle((x0 + 8, y - 12, x0 + 20 + w, y + 12), radius=12,
+                            fill=AWAIT if rk == 1 else ZEBRA)
+        text(img, x0 + 14, y, word, 16, True, INK)
+        text(img, x1 - 10, y, str(total), 30, True, INK, "rm")
+    else:
+        text(img, cx, y, str(total), 32, True, INK, "mm")
+    lines = [label("mutations.render.score_animals", lang, count=sc.get("animals", 0)),
+             label("mutations.render.score_traits", lang, count=sc.get("traits", 0)),
+             label("mutations.render.score_bonus", lang, bonus=sc.get("bonus", 0))]
+    if k in ranks:
+        lines.append(label("mutations.render.lost", lang, count=pl.get("lost", 0)))
+    y = y0 + 82
+    for line in lines:
+        size, line = fit_size(line, SCORE_W - 10, 14, False, 9)
+        text(img, cx, y, line, size, False, MUTED, "mm")
+        y += 19
+
+
+def _focus(view: dict) -> dict[int, tuple]:
+    """Species the owed choice is about, with the colour of their frame."""
+    pend = view.get("pending") or {}
+    out: dict[int, tuple] = {}
+    if not pend:
+        return out
+    kind = pend.get("kind")
+    if kind in ("mimicry", "eat") and isinstance(pend.get("target"), int):
+        out[pend["target"]] = TARGET
+    elif kind in ("lose", "dark") and isinstance(pend.get("species"), int):
+        out[pend["species"]] = TARGET if kind == "lose" else AWAIT
+    return out
+
+
+def species_key(sp: dict) -> tuple:
+    """What a species card shows, as a hashable key: number, parent, own and inherited
+    traits, need, and each animal's (id, red, blue, burrow, parasites, attacked, fed)."""
+    own = tuple(sp.get("traits") or ())
+    every = tuple(sp.get("all_traits") or own)
+    inherited = every[len(own):] if every[:len(own)] == own else tuple(
+        x for x in every if x not in own)
+    animals = tuple((int(a["id"]), int(a.get("red", 0)), int(a.get("blue", 0)),
+                     bool(a.get("burrow")), int(a.get("parasites", 0)), bool(a.get("attacked")),
+                     bool(a.get("fed"))) for a in (sp.get("animals") or ()))
+    return (int(sp["id"]), sp.get("parent"), own, inherited, int(sp.get("need", 1)), animals)
+
+
+@lru_cache(maxsize=1024)
+def species_card(key: tuple, w: int, focus: tuple | None, lang: str) -> Image.Image:
+    """One species card (RGB, ``w`` x ``ROW_H - 12``, on the row's white) for a
+    ``species_key``: a green frame when every animal is fed, ``focus`` the frame of a species
+    an owed choice is about; its number (and parent), trait chips, one line per animal. When
+    they do not fit, the animals go in two columns, then everything is squeezed."""
+    sid, parent, own, inherited, need, animals = key
+    h = ROW_H - 12
+    img = Image.new("RGB", (w, h), CARD_BG)
+    fed = bool(animals) and all(a[6] for a in animals)
+    outline, width = (FED, 3) if fed else (CARD_LINE, 1)
+    if focus is not None:
+        outline, width = focus, 4
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, w - 1, h - 1), radius=7, fill=CARD_BG,
+                                          outline=outline, width=width)
+    small = 12 if w >= 90 else 10
+    head = f"#{sid}"
+    text(img, SP_PAD, HEAD_H / 2 + 2, head, small, True, MUTED)
+    if parent is not None:
+        hx = SP_PAD + text_width(head, small, True) + 6
+        text(img, hx, HEAD_H / 2 + 2, f"↑#{parent}", small, False, MUTED)
+    chips = [(tr, False) for tr in own] + [(tr, True) for tr in inherited]
+    inner_w = w - 2 * SP_PAD
+    y = HEAD_H + 2
+    room = h - 4 - y
+    n_a = len(animals)
+    cols = 1
+    need_h = len(chips) * CHIP_STEP + n_a * LINE_STEP
+    if need_h > room and n_a > 2 and inner_w >= 120:
+        cols = 2
+        need_h = len(chips) * CHIP_STEP + -(-n_a // cols) * LINE_STEP
+    k = min(1.0, room / need_h) if need_h else 1.0
+    chip_step, chip_h = CHIP_STEP * k, max(10, round(CHIP_H * k))
+    line_step, line_h = LINE_STEP * k, max(10, round(LINE_H * k))
+    for i, (tr, inh) in enumerate(chips):
+        img.paste(trait_chip(tr, inner_w, chip_h, inh, lang), (SP_PAD, round(y + i * chip_step)))
+    y += len(chips) * chip_step + (2 if chips else 0)
+    lw = inner_w if cols == 1 else (inner_w - 4) // 2
+    for i, (aid, red, blue, burrow, parasites, attacked, a_fed) in enumerate(animals):
+        row, col = divmod(i, cols)
+        sprite = animal_line(aid, red, blue, need, burrow, parasites, attacked, a_fed, lw,
+                             line_h)
+        img.paste(sprite, (SP_PAD + col * (lw + 4), round(y + row * line_step)))
+    return img
+
+
+def _row(img: Image.Image, view: dict, k: int, lang: str, focus: dict) -> None:
+    pl = view["players"][k]
+    y0 = 0
+    row = pl.get("species") or ()
+    if not row:
+        word = label("mutations.render.no_species", lang)
+        text(img, SP_X0 + 10, y0 + ROW_H / 2, word, 16, False, LIGHT)
+        return
+    for (x, w), sp in zip(species_slots(len(row)), row, strict=True):
+        img.paste(species_card(species_key(sp), w, focus.get(sp["id"]), lang), (x, y0 + 6))
+
+
+def _row_key(view: dict, k: int, awaiting: set, ranks: dict, focus: dict) -> tuple:
+    """Everything seat ``k``'s row shows, as a hashable key."""
+    pl = view["players"][k]
+    over = bool(view["over"])
+    sc = pl.get("score") or {}
+    species = tuple(species_key(sp) for sp in (pl.get("species") or ()))
+    return (k, pl["name"], view.get("first") == k and not over, pl.get("deck", 0),
+            bool(pl.get("passed")) and view.get("phase") == "development" and not over,
+            k in awaiting, species, tuple(focus.get(sp[0]) for sp in species),
+            tuple(sorted(sc.items())), ranks.get(k), pl.get("lost", 0) if k in ranks else None)
+
+
+ROW_CACHE_SIZE = 256
+_rows: dict[tuple, Image.Image] = {}
+
+
+def row_sprite(view: dict, k: int, lang: str, awaiting: set, ranks: dict,
+               focus: dict) -> Image.Image:
+    """Seat ``k``'s row drawn (``WIDTH`` x ``ROW_H``), kept by what it shows (``_row_key``):
+    between two pictures of a game most rows have not changed."""
+    key = (_row_key(view, k, awaiting, ranks, focus), lang)
+    img = _rows.get(key)
+    if img is None:
+        img = empty_row(k, lang).copy()
+        _identity(img, view, k, lang, awaiting)
+        _row(img, view, k, lang, focus)
+        _score(img, view, k, lang, ranks)
+        if len(_rows) >= ROW_CACHE_SIZE:
+            _rows.pop(next(iter(_rows)))
+        _rows[key] = img
+    return img
+
+
+def clear_row_cache() -> None:
+    _rows.clear()
+
+
+def draw_mutations(view: dict, lang: str = "en") -> Image.Image:
+    """The table of ``view`` (``MUTATIONS.view``): an RGB image ``WIDTH`` x ``height_for``."""
+    n = len(view["players"])
+    img = background(n, lang).copy()
+    _caption(img, view, lang)
+    _strip(img, view, lang)
+    awaiting = set(view.get("awaiting") or ()) if not view["over"] else set()
+    ranks = {row["player"]: row["rank"] for row in (view.get("result") or ())} \
+        if view["over"] else {}
+    focus = _focus(view)
+    for k in range(n):
+        img.paste(row_sprite(view, k, lang, awaiting, ranks, focus), (0, row_box(k)[1]))
+    return img
+
+
+# --- encoding ------------------------------------------------------------------------------------
+
+FLAT = [BG, INK, MUTED, LIGHT, WHITE, BLACK, CARD_BG, CARD_LINE, CAPTION_BG, CAPTION_HI, AWAIT,
+        AWAIT_SOFT, FOOD_RED, FOOD_BLUE, BURROW, PARASITE, FED, FED_SOFT, TRAIT_BG, TRAIT_LINE,
+        DARK_BG, TARGET, HOLLOW, DIE_WHITE, ZEBRA, (27, 94, 32), (27, 60, 30), (120, 144, 156),
+        (69, 90, 100), *PLAYER_RGB]
+
+
+@lru_cache(maxsize=1)
+def board_palette() -> Image.Image:
+    """The fixed 256-colour palette of every Random Mutations picture: its flat colours
+    exactly, then the in-between colours of a sample sheet drawn with the same sprites."""
+    sheet = Image.new("RGB", (1400, 200), BG)
+    d = ImageDraw.Draw(sheet)
+    d.rectangle((0, 0, 1400, 100), fill=CARD_BG)
+    for i, tr in enumerate(TRAITS):
+        sheet.paste(trait_chip(tr, 140, CHIP_H, i % 3 == 0, "en"), (4 + (i % 8) * 150,
+                                                                    4 + (i // 8) * 24))
+    for i, (red, blue, need, fed) in enumerate(((1, 0, 2, False), (1, 1, 2, True),
+                                                (0, 2, 3, False), (2, 1, 3, True))):
+        sheet.paste(animal_line(10 + i, red, blue, need, i % 2 == 0, i, i == 2, fed, 136,
+                                LINE_H), (4 + i * 150, 60))
+    for p in range(len(PLAYER_RGB)):
+        paste(sheet, seat_disc(p, 14), 20 + p * 40, 130)
+    for i, kind in enumerate(DICE_RGB):
+        for f in range(1, 7):
+            paste(sheet, die_face(kind, f, 30), 400 + (i * 6 + f) * 34, 130)
+    paste(sheet, card_back(18, 25), 360, 170)
+    paste(sheet, burrow_icon(20), 330, 170)
+    grounds = ((CARD_BG, (INK, MUTED, LIGHT, FED, TARGET, PARASITE)), (BG, (INK, MUTED, LIGHT)),
+               (FED_SOFT, (INK, MUTED, FED, TARGET)), (CAPTION_BG, (WHITE, CAPTION_HI)),
+               (AWAIT_SOFT, (INK,)), (AWAIT, (INK,)), (ZEBRA, (INK,)), (TRAIT_BG, (INK,)),
+               (DARK_BG, (WHITE, CAPTION_HI)))
+    y = 100
+    for ground, inks in grounds:
+        d.rectangle((1100, y, 1400, y + 10), fill=ground)
+        for k, ink in enumerate(inks):
+            text(sheet, 1104 + k * 40, y + 5, "Ag8", 11, k % 2 == 0, ink)
+        y += 11
+    return build_palette(FLAT, sheet)
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """The PNG bytes of a Random Mutations picture: mapped onto ``board_palette`` (nearest
+    colour, no dithering), ``compress_level=1``, no metadata: same image, same bytes."""
+    return encode_with_palette(image, board_palette())
+
+
+def render_mutations(view: dict, lang: str = "en") -> bytes:
+    """The table of ``view`` as PNG bytes, ready to attach to a Discord message."""
+    return encode_png(draw_mutations(view, lang))
+
+
+# --- benchmark -----------------------------------------------------------------------------------
+
+def bench_render(view: dict, repeats: int = 40, lang: str = "en") -> dict:
+    """Median ms of draw+encode (``render_mutations``) and of ``encode_png`` alone on the
+    same finished image, and their ratio."""
+    image = draw_mutations(view, lang)
+    for _ in range(3):                                   # warm-up: caches, palette
+        render_mutations(view, lang)
+        encode_png(image)
+    render, encode = [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        render_mutations(view, lang)
+        t1 = time.perf_counter()
+        encode_png(image)
+        t2 = time.perf_counter()
+        render.append((t1 - t0) * 1000)
+        encode.append((t2 - t1) * 1000)
+    r, e = statistics.median(render), statistics.median(encode)
+    return {"render_ms": round(r, 3), "encode_ms": round(e, 3), "ratio": round(r / e, 3)}
