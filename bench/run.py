@@ -118,6 +118,17 @@ def bench_render(out) -> None:
     out("render.cubosaurs.ms", figures["render_ms"], "ms")
     out("render.cubosaurs.encode_ms", figures["encode_ms"], "ms")
     out("render.cubosaurs.ratio_to_encode", figures["ratio"], "x")
+    from engine.mutations import MUTATIONS as MUT
+    from images.mutations import bench_render as run_mut
+
+    # a 5-player game (two boxes) of fast AI seats, 20 actions into the feeding of turn 3
+    later = iter(range(21))
+    state, _ = play(MUT, 1, players=5, level="fast",
+                    until=lambda s: s.turn == 3 and s.phase == "feeding" and next(later) == 20)
+    figures = run_mut(MUT.view(state, None), 21)
+    out("render.mutations.ms", figures["render_ms"], "ms")
+    out("render.mutations.encode_ms", figures["encode_ms"], "ms")
+    out("render.mutations.ratio_to_encode", figures["ratio"], "x")
 
 
 def bench_host(out) -> None:
