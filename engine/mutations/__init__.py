@@ -1,7 +1,7 @@
 """Evolution: Random Mutations (RightGames; D. Knorre & S. Machin): evolve species from a
 face-down personal deck, feed them, survive.
 
-Use the ``MUTATIONS`` object (not yet named in ``engine.core.GAME_PACKAGES``)::
+Use the ``MUTATIONS`` object (registered as the game kind ``mutations``)::
 
     from engine import Seat
     from engine.mutations import MUTATIONS
@@ -95,7 +95,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.core import CorruptState, IllegalAction, Seat
+from engine.core import CorruptState, IllegalAction, Seat, register
 from engine.mutations import rules
 from engine.mutations.data import TRAIT_OF, boxes_for, cards
 from engine.mutations.state import PENDING, PHASES, MutState
@@ -366,4 +366,4 @@ def _check_pending(s: MutState) -> None:
             raise CorruptState("a choice among things the player does not own")
 
 
-MUTATIONS = MutationsGame()
+MUTATIONS = register(MutationsGame())
