@@ -347,7 +347,7 @@ class GameRules(Protocol):
     def ai_action(self, state: Any, player: int, level: str) -> Action: ...
 
 
-GAME_PACKAGES = ("engine.evo", "engine.cubosaurs")
+GAME_PACKAGES = ("engine.evo", "engine.cubosaurs", "engine.mutations")
 
 _REGISTRY: dict[str, GameRules] = {}
 
