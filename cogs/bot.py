@@ -17,7 +17,7 @@ from host import GameHost, HostError
 
 log = logging.getLogger("darwin")
 
-EXTENSIONS = ["cogs.lobby", "cogs.evo", "cogs.cubosaurs", "cogs.admin"]
+EXTENSIONS = ["cogs.lobby", "cogs.evo", "cogs.cubosaurs", "cogs.mutations", "cogs.admin"]
 
 
 class DarwinBot(commands.Bot):

@@ -173,7 +173,9 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str | None:
         reason = event.get("reason")
         key = f"mutations.event.new_species_{reason}" if reason in ("no_place", "dark") else k
         return t(key, lang, player=who, species=sp, trait=trait_name(event.get("trait"), lang))
-    if kind in ("declare", "dark_choice", "trait"):
+    if kind == "declare":
+        return None  # the next line says where the turned trait went (or that it is asked)
+    if kind in ("dark_choice", "trait"):
         return t(k, lang, player=who, species=sp, trait=trait_name(event["trait"], lang))
     if kind == "trait_passes":
         return t(k, lang, player=who, trait=trait_name(event["trait"], lang),

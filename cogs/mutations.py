@@ -1,0 +1,332 @@
+"""The /mutations command group (Evolution: Random Mutations): thin adapters from slash
+commands, buttons and menus to host actions.
+
+The table shows, for the seat awaited now: in Development **New species**, the menus **Trait
+on…**, **Animal for…** (and **Split…** with Divergence) of that player's own species, **Pass**;
+in Feeding a menu of the legal token plays (token → animal), a menu of the legal attacks
+(attacker → target) and **Pass** when the rules allow it; an owed choice (the attacked
+owner's animal, Mimicry, the Scavenger, the parasite loss, Grazing, a dark first trait) as a
+menu or buttons named for the player who owes it. A menu shows at most 25 choices; beyond
+that a greyed button names the slash command whose autocomplete lists them all.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from cogs.common import decode_action, encode_action, quiet_autocomplete, send_ephemeral
+from cogs.game import MAX_CHOICES, GameCog
+from cogs.table import ActButton, ActSelect
+from host import HostError, LiveGame
+from messages import resolve, t
+from messages.mutations import action_label, species_ref, trait_name
+
+TOPICS = ("turn", "development", "climate", "feeding", "extinction", "scoring", "divergence")
+TOKENS = ("food", "burrow", "parasite")
+OWED = ("redirect", "eat", "scavenge", "lose")
+
+
+def _hint(game: LiveGame, command: str, lang: str) -> discord.ui.Button:
+    """A greyed button saying which slash command lists every choice of a full menu."""
+    return discord.ui.Button(label=t("mutations.bot.btn_more", lang, command=command)[:80],
+                             style=discord.ButtonStyle.secondary, disabled=True,
+                             custom_id=f"dw:m:{game.id}:{game.seq}:{command}")
+
+
+class Mutations(GameCog, group_name="mutations",
+                group_description="Play Evolution: Random Mutations"):
+    kind = "mutations"
+
+    # --- the table ------------------------------------------------------------------------------
+
+    def _menu(self, game: LiveGame, seat: int, acts: list[dict], placeholder: str, tag: str,
+              view: dict, command: str, lang: str) -> list[discord.ui.Item]:
+        if not acts:
+            return []
+        names = game.names()
+        options = [discord.SelectOption(label=action_label(a, view, names, lang)[:100],
+                                        value=encode_action(a)) for a in acts[:MAX_CHOICES]]
+        items: list[discord.ui.Item] = [ActSelect(game.id, game.seq, seat, options,
+                                                  placeholder[:150], tag=tag)]
+        if len(acts) > MAX_CHOICES:
+            items.append(_hint(game, command, lang))
+        return items
+
+    def table_items(self, game: LiveGame, lang: str) -> list[discord.ui.Item]:
+        """The buttons and menus valid now (every press is checked again when it arrives)."""
+        rules, state = game.rules, game.state
+        view = rules.view(state, None)
+        names = game.names()
+        items: list[discord.ui.Item] = []
+        pend = view["pending"]
+        for seat in game.awaiting():
+            legal = rules.legal_actions(state, seat)
+            by = {}
+            for a in legal:
+                by.setdefault(a["type"], []).append(a)
+            who = names[seat]
+            if pend is not None and pend["player"] == seat:
+                kind = pend["kind"]
+                if kind == "dark":
+                    for a in by.get("dark", []):
+                        items.append(ActButton(game.id, game.seq, a,
+                                               action_label(a, view, names, lang),
+                                               discord.ButtonStyle.primary
+                                               if a["play"] == "trait" else
+                                               discord.ButtonStyle.secondary))
+                    continue
+                where = species_ref(pend.get("target", pend.get("species")), lang)
+                placeholders = {
+                    "graze": t("mutations.bot.select_graze", lang),
+                    "mimicry": t("mutations.bot.select_redirect", lang, player=who),
+                    "eat": t("mutations.bot.select_eat", lang, player=who, species=where),
+                    "scavenge": t("mutations.bot.select_scavenge", lang, player=who),
+                    "lose": t("mutations.bot.select_lose", lang, player=who, species=where),
+                }
+                command = "graze" if kind == "graze" else "choose"
+                items += self._menu(game, seat, legal, placeholders[kind], kind, view, command,
+                                    lang)
+                continue
+            if state.phase == "development":
+                develop = by.get("develop", [])
+                if any(a["use"] == "species" for a in develop):
+                    items.append(ActButton(game.id, game.seq, {"type": "develop", "use": "species"},
+                                           t("mutations.bot.btn_species", lang),
+                                           discord.ButtonStyle.success))
+                for use in ("trait", "animal", "split"):
+                    acts = [a for a in develop if a["use"] == use]
+                    items += self._menu(game, seat, acts, t(f"mutations.bot.select_{use}", lang),
+                                        use, view, use, lang)
+            else:
+                tokens = [a for a in legal if a["type"] in TOKENS]
+                if len(tokens) <= MAX_CHOICES:
+                    items += self._menu(game, seat, tokens, t("mutations.bot.select_food", lang),
+                                        "token", view, "token", lang)
+                else:  # one menu per kind of token
+                    for kind in TOKENS:
+                        items += self._menu(game, seat, by.get(kind, []), t(
+                            "mutations.bot.select_food_kind", lang,
+                            token=t(f"mutations.token.{kind}", lang)), kind, view, "token", lang)
+                items += self._menu(game, seat, by.get("attack", []),
+                                    t("mutations.bot.select_attack", lang), "attack", view,
+                                    "attack", lang)
+            if "pass" in by:
+                items.append(ActButton(game.id, game.seq, {"type": "pass"},
+                                       t("mutations.bot.btn_pass", lang)))
+        return items
+
+    def status_lines(self, game: LiveGame, v: dict, lang: str) -> list[str]:
+        last = t("mutations.bot.status_last", lang) if v["last"] else ""
+        lines = [t("mutations.bot.status_title", lang, turn=v["turn"], last=last,
+                   phase=t(f"mutations.phase.{v['phase']}", lang), main=v["main"])]
+        for p in v["players"]:
+            lines.append(t("mutations.bot.status_player", lang, name=p["name"],
+                           species=len(p["species"]),
+                           animals=sum(len(sp["animals"]) for sp in p["species"]),
+                           deck=p["deck"], score=p["score"]["total"]))
+        if v["phase"] == "feeding":
+            lines.append(t("mutations.bot.status_centre", lang, **v["centre"]))
+        return lines
+
+    # --- lobby ----------------------------------------------------------------------------------
+
+    @app_commands.command(name="new", description="Open a Random Mutations lobby in this channel")
+    @app_commands.describe(divergence="Expert rule: a new animal may split a species in two",
+                           timer="Turn timer in seconds (0 = off)",
+                           thread="Open the table in a new thread")
+    async def new(self, interaction: discord.Interaction, divergence: bool = False,
+                  timer: app_commands.Range[int, 0, 86400] | None = None,
+                  thread: bool = False) -> None:
+        await self.open_lobby(interaction, {"divergence": divergence}, timer, thread)
+
+    # --- helpers for the action commands --------------------------------------------------------
+
+    def _choices(self, interaction: discord.Interaction, types, current: str,
+                 use: str | None = None) -> list[app_commands.Choice[str]]:
+        """Autocomplete: the caller's legal actions of these types (and this use), labelled as
+        the menus label them, each carrying the whole action (JSON) as its value."""
+        game, legal = self._legal(interaction)
+        if game is None or not legal:
+            return []
+        view = game.rules.view(game.state, None)
+        names = game.names()
+        out = []
+        for a in legal:
+            if a["type"] in types and (use is None or a.get("use") == use):
+                label = action_label(a, view, names, self.lang)
+                if current.lower() in label.lower():
+                    out.append(app_commands.Choice(name=label[:100], value=encode_action(a)))
+        return out[:MAX_CHOICES]
+
+    def _action(self, text: str, types, build=None) -> dict:
+        """The action a command option names: the autocomplete's JSON, or (when ``build`` is
+        given) a typed number such as ``12`` or ``#12``."""
+        text = text.strip()
+        if text.startswith("{"):
+            action = decode_action(text)
+            if action.get("type") not in types:
+                raise HostError("bad_option", detail=text[:40])
+            return action
+        number = text.lstrip("#")
+        if build is not None and number.isdigit() and len(number) < 10:
+            return build(int(number))
+        raise HostError("bad_option", detail=t("mutations.bot.choose_from_list", self.lang))
+
+    async def _develop(self, interaction: discord.Interaction, use: str, species: str) -> None:
+        async with self.refusing(interaction):
+            self._game(interaction)
+            action = self._action(species, ("develop",),
+                                  lambda sid: {"type": "develop", "use": use, "species": sid})
+            await self._do(interaction, action)
+
+    # --- development ----------------------------------------------------------------------------
+
+    @app_commands.command(name="species", description="Development: your top card becomes a new species")
+    async def species(self, interaction: discord.Interaction) -> None:
+        await self._do(interaction, {"type": "develop", "use": "species"})
+
+    @app_commands.command(name="trait", description="Development: your top card as a trait on one of your species")
+    @app_commands.describe(species="One of your species with a single animal")
+    async def trait(self, interaction: discord.Interaction, species: str) -> None:
+        await self._develop(interaction, "trait", species)
+
+    @trait.autocomplete("species")
+    @quiet_autocomplete
+    async def _trait_species(self, interaction: discord.Interaction, current: str):
+        return self._choices(interaction, ("develop",), current, use="trait")
+
+    @app_commands.command(name="animal", description="Development: your top card as an animal for one of your species")
+    @app_commands.describe(species="One of your species below the population limit")
+    async def animal(self, interaction: discord.Interaction, species: str) -> None:
+        await self._develop(interaction, "animal", species)
+
+    @animal.autocomplete("species")
+    @quiet_autocomplete
+    async def _animal_species(self, interaction: discord.Interaction, current: str):
+        return self._choices(interaction, ("develop",), current, use="animal")
+
+    @app_commands.command(name="split", description="Divergence: your top card splits one of your species in two")
+    @app_commands.describe(species="The species to split")
+    async def split(self, interaction: discord.Interaction, species: str) -> None:
+        await self._develop(interaction, "split", species)
+
+    @split.autocomplete("species")
+    @quiet_autocomplete
+    async def _split_species(self, interaction: discord.Interaction, current: str):
+        return self._choices(interaction, ("develop",), current, use="split")
+
+    @app_commands.command(name="pass", description="Pass (Development: for the rest of the phase)")
+    async def pass_(self, interaction: discord.Interaction) -> None:
+        await self._do(interaction, {"type": "pass"})
+
+    @app_commands.command(name="dark", description="A negative first trait: keep it as a trait or make it a new species")
+    @app_commands.choices(play=[app_commands.Choice(name="keep it as a trait", value="trait"),
+                                app_commands.Choice(name="make it a new species", value="species")])
+    async def dark(self, interaction: discord.Interaction, play: str) -> None:
+        await self._do(interaction, {"type": "dark", "play": play})
+
+    # --- feeding --------------------------------------------------------------------------------
+
+    @app_commands.command(name="token", description="Feeding: play a token from the centre on an animal")
+    @app_commands.describe(play="Token → animal (only the legal plays are offered)")
+    async def token(self, interaction: discord.Interaction, play: str) -> None:
+        async with self.refusing(interaction):
+            self._game(interaction)
+            await self._do(interaction, self._action(play, TOKENS))
+
+    @token.autocomplete("play")
+    @quiet_autocomplete
+    async def _token_play(self, interaction: discord.Interaction, current: str):
+        return self._choices(interaction, TOKENS, current)
+
+    @app_commands.command(name="attack", description="Feeding: an unfed carnivore of yours attacks a species")
+    @app_commands.describe(play="Attacker → target (only the legal attacks are offered)")
+    async def attack(self, interaction: discord.Interaction, play: str) -> None:
+        async with self.refusing(interaction):
+            self._game(interaction)
+            await self._do(interaction, self._action(play, ("attack",)))
+
+    @attack.autocomplete("play")
+    @quiet_autocomplete
+    async def _attack_play(self, interaction: discord.Interaction, current: str):
+        return self._choices(interaction, ("attack",), current)
+
+    @app_commands.command(name="graze", description="Grazing: destroy red food in the centre")
+    @app_commands.describe(count="How many red food tokens to destroy (0 = none)")
+    async def graze(self, interaction: discord.Interaction,
+                    count: app_commands.Range[int, 0, 99]) -> None:
+        await self._do(interaction, {"type": "graze", "count": count})
+
+    @app_commands.command(name="choose", description="Answer a choice you owe: Mimicry, the animal eaten, Scavenger, parasites")
+    @app_commands.describe(option="One of the choices offered")
+    async def choose(self, interaction: discord.Interaction, option: str) -> None:
+        async with self.refusing(interaction):
+            game = self._game(interaction)
+            pend = game.state.pending if game.status == "active" else None
+
+            def build(number: int) -> dict:
+                if pend is not None and pend["kind"] == "mimicry":
+                    return {"type": "redirect", "target": number}
+                kind = {"eat": "eat", "scavenge": "scavenge", "lose": "lose"}.get(
+                    (pend or {}).get("kind"), "eat")
+                return {"type": kind, "animal": number}
+
+            await self._do(interaction, self._action(option, OWED, build))
+
+    @choose.autocomplete("option")
+    @quiet_autocomplete
+    async def _choose_option(self, interaction: discord.Interaction, current: str):
+        return self._choices(interaction, OWED, current)
+
+    # --- information ----------------------------------------------------------------------------
+
+    @app_commands.command(name="rules", description="Read a rule: the phases, scoring, Divergence, a trait")
+    @app_commands.describe(topic="A phase, scoring, divergence or a trait")
+    async def rules(self, interaction: discord.Interaction, topic: str) -> None:
+        from engine.mutations.data import TRAITS, trait
+
+        lang = self.lang
+        kind, _, name = topic.strip().lower().partition(":")
+        if not name:  # typed without the autocomplete: "feeding", "carnivore", "Carnivoro"
+            wanted = topic.strip()
+            name = resolve(wanted, TRAITS, "mutations.trait.{id}.name")
+            if name is not None:
+                kind = "trait"
+            else:
+                name = resolve(wanted, TOPICS, "mutations.rules.{id}_title") or kind
+                kind = "rule"
+        if kind == "rule" and name in TOPICS:
+            title = t(f"mutations.rules.{name}_title", lang)
+            text = t(f"mutations.rules.{name}", lang)
+        elif kind == "trait" and name in TRAITS:
+            info = trait(name)
+            title = t("mutations.rules.trait_title", lang, trait=trait_name(name, lang))
+            text = t(f"mutations.trait.{name}.text", lang)
+            extra = []
+            if info.food:
+                extra.append(t("mutations.rules.food_bonus", lang, food=info.food))
+            if info.dark:
+                extra.append(t("mutations.rules.negative", lang))
+            if extra:
+                title += f" ({', '.join(extra)})"
+        else:
+            await send_ephemeral(interaction, t("mutations.bot.no_rules_topic", lang,
+                                                topic=topic[:50]))
+            return
+        await send_ephemeral(interaction, embed=discord.Embed(title=title[:256], description=text))
+
+    @rules.autocomplete("topic")
+    @quiet_autocomplete
+    async def _rules_topic(self, interaction: discord.Interaction, current: str):
+        from engine.mutations.data import TRAITS
+
+        lang = self.lang
+        topics = [(f"rule:{x}", t(f"mutations.rules.{x}_title", lang)) for x in TOPICS]
+        topics += [(f"trait:{x}", trait_name(x, lang)) for x in TRAITS]
+        return [app_commands.Choice(name=label, value=value) for value, label in topics
+                if current.lower() in label.lower()][:MAX_CHOICES]
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Mutations(bot))
