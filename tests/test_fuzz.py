@@ -104,9 +104,10 @@ class Fuzz:
         self.rules = get_game(kind)
         self.shapes = SHAPES[kind]
         self.rnd = random.Random(f"{kind}:{n}:{sorted(options.items())}:{seed}")
+        self.legal: list[tuple[int, dict]] = []  # the legal actions now, as (player, action)
         seats = [Seat(f"u{i}", f"P{i}") for i in range(n)]
         self.state = self.rules.new_game(seats, self.rnd.randrange(2**64), options)
-        self.text = dump(self.rules.to_json(self.state))  # the saved state, kept up to date
+        self.saved = self.rules.to_json(self.state)  # the saved state, kept up to date
         names = list(CARDS) + list(TILES) + ["", "x", "C4 ", "trex-0"]
         if kind == "evo":
             names += list(board_for(n).names) + list(evo_rules.D["cards"]["deck"])
@@ -119,30 +120,28 @@ class Fuzz:
     def play(self) -> dict:
         rules = self.rules
         steps = 0
+        self.legal = self.check_position()
         while not rules.is_over(self.state):
             # one or two attempts, then the legal move that carries the game on (an attempt
-            # that was accepted is a move too: the position is checked again after it)
+            # that was accepted is a move too, and the next position is checked after it)
             for _ in range(self.rnd.choice((1, 1, 1, 2))):
-                legal = self.check_position()
                 attempt = self.rnd.random()
                 if attempt < 0.5:
-                    self.try_malformed(legal)
+                    self.try_malformed(self.legal)
                 elif attempt < 0.85:
-                    self.try_well_formed(legal)
+                    self.try_well_formed(self.legal)
                 else:
-                    self.apply(*self.rnd.choice(legal), legal)
+                    self.apply(*self.rnd.choice(self.legal), self.legal)
                     self.counts["legal"] += 1
                 if rules.is_over(self.state):
                     break
             else:
-                legal = self.check_position()
-                self.apply(*self.rnd.choice(legal), legal)
+                self.apply(*self.rnd.choice(self.legal), self.legal)
                 self.counts["legal"] += 1
             steps += 1
             assert steps < MAX_STEPS
         # once over: nobody is awaited, and everything is refused
-        assert rules.to_act(self.state) == []
-        self.check_position()
+        assert rules.to_act(self.state) == [] and self.legal == []
         for a in SAMPLES[self.kind] + SAMPLES[OTHER[self.kind]]:
             self.refused(self.rnd.randrange(self.n), a)
         return self.counts
@@ -261,7 +260,7 @@ class Fuzz:
                 rules.apply_action(self.state, p, a)
             else:
                 rules.apply_in_place(self.state, p, a)
-        assert dump(rules.to_json(self.state)) == self.text, f"refused {a!r} changed the state"
+        assert rules.to_json(self.state) == self.saved, f"refused {a!r} changed the state"
         return err.value
 
     def apply(self, p: int, a: dict, legal) -> None:
@@ -276,10 +275,11 @@ class Fuzz:
             new = self.state
             events = rules.apply_in_place(new, p, a)
         dump(events)
-        self.text = dump(rules.to_json(new))
-        loaded = rules.from_json(json.loads(self.text))
+        self.saved = rules.to_json(new)
+        loaded = rules.from_json(json.loads(dump(self.saved)))
         assert loaded == new
         self.state = loaded
+        self.legal = self.check_position()
 
 
 @pytest.mark.parametrize("kind,n,options", CONFIGS,

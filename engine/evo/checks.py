@@ -22,6 +22,7 @@ DINOS = D["setup"]["dinos_per_species"]
 PORTRAIT = [D["setup"]["portrait"][k] for k in GENE_KINDS]
 CARD_IDS = frozenset(D["cards"]["deck"])
 DECK = Counter(D["cards"]["deck"])
+GENE_SET = frozenset(BAG_KINDS)
 MAX_POINTS = 999  # far more mutation points than a game can give (bids are listed up to them)
 MAX_TURNS = 99
 MAX_STEPS = 99
@@ -79,6 +80,7 @@ def check_invariants(state: EvoState) -> None:
     _check_flow(state)
     _check_species(state)
     _check_cards(state)
+    _check_genes(state)
     _check_effects(state)
     _check_window(state)
     _check_auction(state)
@@ -170,37 +172,27 @@ def _check_species(state: EvoState) -> None:
 
 
 def _check_cards(state: EvoState) -> None:
-    """Hands, the deck, the discard and the gene bag: everything conserved."""
+    """Hands, the deck and the discard (every card once), the cards taken back (still in
+    hand), the card ENCORE may take back (discarded), the public history of the turn."""
     n = state.n
     piles = [state.deck, state.discard, *state.hands]
-    if type(state.hands) is not list or len(state.hands) != n \
-            or not all(_strings(pile, CARD_IDS) for pile in piles):
+    if len(state.hands) != n or not all(_strings(pile, CARD_IDS) for pile in piles):
         _fail("bad event cards")
     every = Counter()
     for pile in piles:
         every.update(pile)
     if every != DECK:
         _fail("event cards are not conserved")
-    if type(state.locked) is not list or len(state.locked) != n or not all(
-            _strings(lk, CARD_IDS) and not Counter(lk) - Counter(h)
+    if len(state.locked) != n or not all(
+            _strings(lk, CARD_IDS) and (not lk or not Counter(lk) - Counter(h))
             for lk, h in zip(state.locked, state.hands, strict=True)):
         _fail("bad cards taken back")
-    if not (_strings(state.bag, BAG_KINDS) and _strings(state.gene_discard, BAG_KINDS)):
-        _fail("bad gene bag")
-    genes = Counter(state.bag) + Counter(state.gene_discard)
-    for p in range(n):
-        for k, x, low in zip(GENE_KINDS, state.genes[p], PORTRAIT, strict=True):
-            genes[k] += x - low
-    if type(state.auction) is dict and _strings(state.auction.get("genes"), BAG_KINDS):
-        genes.update(state.auction["genes"])
-    if any(genes[k] != D["genes"][k] for k in BAG_KINDS):
-        _fail("genes are not conserved")
     r = state.retrievable
     if r is not None and (not _keys(r, ("card", "player")) or r["card"] not in state.discard
                           or not _in_range(r["player"], n)):
         _fail("bad card to take back")
     h = state.history
-    if type(h) is not dict or not set(h) <= {"cards", "climate"}:
+    if not set(h) <= {"cards", "climate"}:
         _fail("bad history")
     if "cards" in h and (type(h["cards"]) is not list or not all(
             _keys(c, ("player", "card")) and _in_range(c["player"], n) and c["card"] in CARD_IDS
@@ -212,6 +204,22 @@ def _check_cards(state: EvoState) -> None:
                            or not _in_range(c["from"], len(rules.TRACK))
                            or not _in_range(c["to"], len(rules.TRACK))):
         _fail("bad history")
+
+
+def _check_genes(state: EvoState) -> None:
+    """The gene tiles: in the bag, discarded (cards bought), on the auction table or bought
+    (on a portrait, above what is printed there), each kind conserved."""
+    if not (_strings(state.bag, GENE_SET) and _strings(state.gene_discard, GENE_SET)):
+        _fail("bad gene bag")
+    genes = Counter(state.bag)
+    genes.update(state.gene_discard)
+    for g in state.genes:
+        for k, x, low in zip(GENE_KINDS, g, PORTRAIT, strict=True):
+            genes[k] += x - low
+    if type(state.auction) is dict and _strings(state.auction.get("genes"), GENE_SET):
+        genes.update(state.auction["genes"])
+    if any(genes[k] != D["genes"][k] for k in BAG_KINDS):
+        _fail("genes are not conserved")
 
 
 def _check_effects(state: EvoState) -> None:
@@ -265,7 +273,7 @@ def _check_auction(state: EvoState) -> None:
         _fail("auction and stage disagree")
     if a is None:
         return
-    if not _keys(a, AUCTION_KEYS) or not _strings(a["genes"], BAG_KINDS) \
+    if not _keys(a, AUCTION_KEYS) or not _strings(a["genes"], GENE_SET) \
             or len(a["genes"]) > n or type(a["can_pass"]) is not bool:
         _fail("bad auction")
     bids = a["bids"]
