@@ -67,6 +67,12 @@ def _strings(xs, allowed) -> bool:
     return type(xs) is list and all(type(x) is str and x in allowed for x in xs)
 
 
+def _portrait(genes) -> bool:
+    """``genes`` counts each kind of gene on a portrait: at least what is printed there."""
+    return _ints(genes, len(GENE_KINDS), 0, 99) and all(
+        x >= low for x, low in zip(genes, PORTRAIT, strict=True))
+
+
 def _keys(d, keys) -> bool:
     """``d`` is an object with exactly these keys."""
     return type(d) is dict and set(d) == set(keys)
@@ -149,9 +155,7 @@ def _check_species(state: EvoState) -> None:
             _fail(f"player {p} has too many dinos")
     if not _ints(state.mp, n, 0, MAX_POINTS):
         _fail("bad mutation points")
-    if type(state.genes) is not list or len(state.genes) != n or not all(
-            _ints(g, len(GENE_KINDS), 0, 99) and all(x >= low for x, low in zip(g, PORTRAIT, strict=True))
-            for g in state.genes):
+    if len(state.genes) != n or not all(_portrait(g) for g in state.genes):
         _fail("bad genes")
     if not _distinct(state.newborn, len(b)) or any(state.occ[r] == -1 for r in state.newborn):
         _fail("bad newborns")
