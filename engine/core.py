@@ -183,14 +183,18 @@ def _value_fault(value: Any, kind: Any) -> tuple[str, dict] | None:
     return None
 
 
-def check_shape(action: Any, shapes: Mapping[str, Any]) -> None:
+def check_shape(action: Any, shapes: Mapping[str, Any], *, partial: bool = False) -> None:
     """Raise :class:`IllegalAction` unless ``action`` has exactly the shape its ``type`` has in
     ``shapes`` (a game's table, see above): a dict of at most ``MAX_KEYS`` string keys, a known
     ``type``, every key of the shape and no other, each value of its kind, no float (so no NaN
     or Infinity), strings and lists of sane lengths, numbers of sane size.
 
     Codes: ``bad_action`` (see :func:`_bad` for its ``reason``), ``unknown_action`` (an unknown
-    type; parameter ``action``) and the ``unknown`` code of a :class:`OneOf`."""
+    type; parameter ``action``) and the ``unknown`` code of a :class:`OneOf`.
+
+    ``partial``: the keys that only one choice of a :class:`OneOf` has (a card's target, a
+    tile's card) may be missing: the rules then refuse with their own reason (the card is not
+    in hand, the tile is not for this game) before asking for them (``require``)."""
     if not isinstance(action, dict):
         raise _bad("not_object")
     if len(action) > MAX_KEYS:
@@ -209,12 +213,24 @@ def check_shape(action: Any, shapes: Mapping[str, Any]) -> None:
         choice = action[shape.key]
         if choice not in shape.shapes:
             raise IllegalAction(shape.unknown, **{shape.key: choice})
+        optional = set(shape.shapes[choice]) if partial else set()
         shape = {shape.key: str, **shape.shapes[choice]}
+    else:
+        optional = set()
     for key in action:
         if key != "type" and key not in shape:
             raise _bad("extra", key)
     for key, kind in shape.items():
+        if key in optional and key not in action:
+            continue
         _check_value(action, key, kind)
+
+
+def require(action: dict, key: str) -> Any:
+    """A parameter the rules need now, from an action checked with ``partial=True``."""
+    if key not in action:
+        raise _bad("missing", key)
+    return action[key]
 
 
 def _check_value(action: dict, key: str, kind: Any) -> None:

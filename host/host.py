@@ -533,10 +533,7 @@ class GameHost:
             def observer(state, phase):
                 snapshots.append((phase, rules.view(state, None)))
 
-            _check_json(action)
-            check = getattr(rules, "check_action", None)
-            if check is not None:
-                check(action)  # the exact shape of each action type, before the rules see it
+            _check_json(action)  # the engine checks the exact shape first thing (check_action)
             try:
                 new_state, events = rules.apply_action(game.state, seat, action, observer)
             except IllegalAction:

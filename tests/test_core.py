@@ -254,3 +254,28 @@ def test_apply_action_refuses_a_malformed_action_first(kind, action):
             apply(state, p, action)
         assert err.value.code in ("bad_action", "unknown_action")
     assert rules.to_json(state) == before
+
+
+def test_a_card_or_tile_named_without_its_target_gets_the_rules_reason_first():
+    """/evo play or /cubosaurs buy with a name only: the player learns why it cannot be played
+    (not in hand, not the advanced rules) rather than that a target is missing; a complete
+    shape is still required before anything is applied."""
+    from engine import Seat, get_game
+
+    seats = [Seat(str(i), f"P{i}") for i in range(3)]
+    evo = get_game("evo")
+    state = evo.new_game(seats, 1)
+    p = evo.to_act(state)[0]
+    state.hands[p] = []
+    with pytest.raises(IllegalAction) as err:
+        evo.apply_action(state, p, {"type": "play", "card": "accident"})
+    assert err.value.code == "card_not_in_hand"
+    cubo = get_game("cubosaurs")
+    state = cubo.new_game(seats, 1, {})
+    p = cubo.to_act(state)[0]
+    with pytest.raises(IllegalAction) as err:
+        cubo.apply_action(state, p, {"type": "buy", "tile": "swap"})
+    assert err.value.code == "not_advanced"
+    with pytest.raises(IllegalAction) as err:  # the full check when shapes are checked alone
+        cubo.check_action({"type": "buy", "tile": "swap"})
+    assert err.value.code == "bad_action" and err.value.params["reason"] == "missing"

@@ -10,7 +10,7 @@ setup) until some player must decide again.
 
 from __future__ import annotations
 
-from engine.core import IllegalAction, OneOf, Seat, below, check_shape, rank_rows, shuffle
+from engine.core import IllegalAction, OneOf, Seat, below, check_shape, rank_rows, require, shuffle
 from engine.cubosaurs.data import CARDS, TILES, card, rules_data, tile, tiles_in_play
 from engine.cubosaurs.scoring import breakdown
 from engine.cubosaurs.state import CuboState
@@ -250,10 +250,11 @@ def buy_actions(s: CuboState, p: int, types: set[str] | None = None) -> list[dic
 
 # --- applying actions ------------------------------------------------------------------------
 
-def check_action(action) -> None:
+def check_action(action, partial: bool = False) -> None:
     """Refuse (:class:`IllegalAction`) an action that is not exactly one of the shapes of
-    ``ACTION_SHAPES``; the rules below rely on it."""
-    check_shape(action, ACTION_SHAPES)
+    ``ACTION_SHAPES``; the rules below rely on it. ``partial``: a card's or tile's own
+    parameters may be missing (the rules give their reason first, see ``check_shape``)."""
+    check_shape(action, ACTION_SHAPES, partial=partial)
 
 
 def step(s: CuboState, p, action, observer=None) -> list[dict]:
@@ -262,7 +263,7 @@ def step(s: CuboState, p, action, observer=None) -> list[dict]:
     Every check happens before the first change, so an :class:`IllegalAction` leaves the
     state as it was. ``apply_action`` in ``engine.cubosaurs`` wraps this on a copy.
     """
-    check_action(action)
+    check_action(action, partial=True)
     if s.stage == "over":
         raise IllegalAction("game_over")
     kind = action["type"]
@@ -293,7 +294,7 @@ def step(s: CuboState, p, action, observer=None) -> list[dict]:
 
 def _card_param(action: dict, key: str) -> str:
     """A card named by an action (its shape is checked: a string)."""
-    value = action[key]
+    value = require(action, key)
     if value not in TYPE:
         raise IllegalAction("unknown_card", card=value)
     return value
@@ -301,7 +302,7 @@ def _card_param(action: dict, key: str) -> str:
 
 def _player_param(s: CuboState, action: dict, key: str, exclude: int) -> int:
     """An opponent named by an action (its shape is checked: an int)."""
-    value = action[key]
+    value = require(action, key)
     if not 0 <= value < s.n or value == exclude:
         raise IllegalAction("bad_target", target=value)
     return value

@@ -438,10 +438,11 @@ def can_pass_bid(state: EvoState, p: int, has_bid: bool) -> bool:
 
 # --- applying actions ------------------------------------------------------------------------
 
-def check_action(action) -> None:
+def check_action(action, partial: bool = False) -> None:
     """Refuse (:class:`IllegalAction`) an action that is not exactly one of the shapes of
-    ``ACTION_SHAPES``; the rules below rely on it."""
-    check_shape(action, ACTION_SHAPES)
+    ``ACTION_SHAPES``; the rules below rely on it. ``partial``: a card's or tile's own
+    parameters may be missing (the rules give their reason first, see ``check_shape``)."""
+    check_shape(action, ACTION_SHAPES, partial=partial)
 
 
 def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
@@ -450,7 +451,7 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
     Every check happens before the first change, so an :class:`IllegalAction` leaves the
     state as it was. ``apply_action`` in ``engine.evo`` wraps this on a copy.
     """
-    check_action(action)
+    check_action(action, partial=True)
     if state.phase == OVER:
         raise IllegalAction("game_over")
     if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < state.n:
