@@ -95,6 +95,13 @@ class Pacer:
 # --- components bound to a position ---------------------------------------------------------
 
 
+def owes(game: LiveGame, seat: int) -> bool:
+    """The seat owes a choice in another player's turn (games that have such choices say so
+    through ``rules.owed_choice``): it is mentioned at once, not by a reminder."""
+    owed = getattr(game.rules, "owed_choice", None)
+    return bool(owed and owed(game.state, seat))
+
+
 def live_link(interaction: discord.Interaction, game: LiveGame | None) -> str:
     """A jump link to the game's live table message ('' when there is none)."""
     listener = getattr(interaction.client, "listener", None)
@@ -310,6 +317,7 @@ class Table:
     view: discord.ui.View | None = None
     mentioned: set[int] = field(default_factory=set)  # seats mentioned in this phase
     nudges: dict[int, int] = field(default_factory=dict)  # seat -> its pending reminder's id
+    owing: set[int] = field(default_factory=set)  # seats told of the choice they owe now
     ping: list[str] = field(default_factory=list)  # user ids to mention in the next post
     awaited: set[str] = field(default_factory=set)  # user ids awaited now
     images: list[tuple[str, dict]] = field(default_factory=list)
@@ -382,6 +390,15 @@ class TableListener:
             for seat in fresh:
                 if seat not in table.nudges and not (actor_here and seat == outcome.seat):
                     self._arm_nudge(table, game, seat)
+        owing = {p for p in game.awaiting() if not game.seats[p].get("ai") and owes(game, p)}
+        if owing - table.owing and not over:
+            # a choice owed in someone else's turn (a public attack...): asked at once
+            self._new_message(table)
+            for seat in sorted(owing - table.owing):
+                table.mentioned.add(seat)
+                table.nudges.pop(seat, None)
+                table.ping.append(game.seats[seat]["id"])
+        table.owing = owing
         if table.lines and not fits(table.header, table.lines + new_lines, table.footer):
             self._new_message(table)  # a full message is kept whole; the story goes on below
         table.lines.extend(new_lines)

@@ -143,6 +143,8 @@ async def test_three_humans_and_an_ai_play_a_whole_game(simcord_env, monkeypatch
         if state.pending is not None and state.pending["player"] != state.current \
                 and state.phase == "feeding":
             owed_elsewhere.append((state.pending["kind"], seat))
+            await flush(env)  # asked at once, with a mention, not by a later reminder
+            assert f"<@{by_seat[seat].id}>" in channel.last_message.content
         action = ai_action(game.rules, state, seat, "fast")
         if not checked_autocomplete and action["type"] in ("food", "burrow", "parasite"):
             # the autocomplete offers exactly the legal token plays, to the awaited player only

@@ -132,6 +132,14 @@ class MutationsGame:
     def to_act(self, state: MutState) -> list[int]:
         return rules.to_act(state)
 
+    def owed_choice(self, state: MutState, player: int) -> bool:
+        """True when ``player`` is awaited for a choice owed in another player's turn (the
+        attacked owner, Mimicry, the Scavenger's owner, the parasite loss): the table
+        mentions them at once. Every such choice follows a public action."""
+        pend = state.pending
+        return (pend is not None and pend["player"] == player and player != state.current
+                and state.phase != "over")
+
     def card_window(self, state: MutState, player: int) -> bool:
         """Random Mutations has no card windows."""
         return False
