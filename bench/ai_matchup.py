@@ -1,20 +1,24 @@
-"""AI matchups for EVO and Cubosaurs: win shares, score margins and time per decision.
+"""AI matchups for EVO, Cubosaurs and Random Mutations: win shares, score margins and time
+per decision.
 
     python bench/ai_matchup.py --games 200            # EVO: the three matchups, 200 games each
     python bench/ai_matchup.py --games 50 --only b    # one matchup
     python bench/ai_matchup.py --games 200 --workers 2 --variant
     python bench/ai_matchup.py --game cubosaurs --games 200 --only a
     python bench/ai_matchup.py --game cubosaurs --games 200 --advanced on
+    python bench/ai_matchup.py --game mutations --games 210
 
 Matchups (every game seeded; for EVO the hero's seat and the player count rotate over 3, 4
 and 5; for Cubosaurs over 2, 3, 4 and 5, with the advanced rules in half of the games unless
-``--advanced on|off``):
+``--advanced on|off``; for Random Mutations over 2 to 8, with Divergence in half of the games
+unless ``--advanced on|off``):
 
 * (a) 1 strong vs 2-4 random seats (Cubosaurs: 1-4)
 * (b) 1 strong vs 2-4 fast seats (Cubosaurs: 1-4)
 * (c) 1 fast vs 2-4 random seats (Cubosaurs: 1-4)
 
-A win is a first place (EVO: ties broken by dinos; Cubosaurs: by the last round's score); a
+A win is a first place (EVO: ties broken by dinos; Cubosaurs: by the last round's score;
+Random Mutations: by the cards lost from the game); a
 shared first place counts as a fractional win. "margin" is the hero's score minus the best
 opponent's score. "fair share" is the win share of a seat if all seats were equal (the mean
 of 1/n over the games).
@@ -136,6 +140,61 @@ def cubo_jobs_for(hero: str, other: str, games: int, base_seed: int,
     return jobs
 
 
+def play_mutations_game(job: tuple) -> dict:
+    """One seeded game of Random Mutations; ``levels[p]`` is the AI level of seat p."""
+    from engine.mutations import MUTATIONS
+    from engine.mutations.ai import policy_for as mut_policy
+    from engine.mutations.ai import view_seed as mut_seed
+
+    levels, seed, divergence = job
+    n = len(levels)
+    seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(n)]
+    policies = {lv: mut_policy(lv) for lv in set(levels)}
+    state = MUTATIONS.new_game(seats, seed, {"divergence": divergence})
+    spent = {lv: 0.0 for lv in policies}
+    count = {lv: 0 for lv in policies}
+    worst = {lv: 0.0 for lv in policies}
+    while not MUTATIONS.is_over(state):
+        p = MUTATIONS.to_act(state)[0]
+        legal = MUTATIONS.legal_actions(state, p)
+        lv = levels[p]
+        t0 = time.perf_counter()
+        if len(legal) == 1:  # as the table does: nothing to decide
+            action = legal[0]
+        else:
+            view = MUTATIONS.view(state, p)
+            action = policies[lv].choose(view, legal, mut_seed(view))
+        dt = time.perf_counter() - t0
+        spent[lv] += dt
+        count[lv] += 1
+        worst[lv] = max(worst[lv], dt)
+        MUTATIONS.apply_in_place(state, p, action)
+    scores = [0] * n
+    lost = [0] * n
+    for r in MUTATIONS.returns(state):
+        scores[r["player"]] = r["score"]
+        lost[r["player"]] = r["lost"]
+    return {"levels": levels, "seed": seed, "scores": scores, "dinos": lost,
+            "advanced": divergence, "turns": state.turn, "spent": spent, "count": count,
+            "worst": worst}
+
+
+def mutations_jobs_for(hero: str, other: str, games: int, base_seed: int,
+                       divergence: str) -> list[tuple]:
+    """2 to 8 players in turn; for each player count, Divergence every other game
+    (``divergence="mixed"``) and the hero's seat moving every two games."""
+    jobs = []
+    for g in range(games):
+        n = 2 + g % 7
+        k = g // 7
+        div = k % 2 == 0 if divergence == "mixed" else divergence == "on"
+        seat = (k // 2) % n
+        levels = [other] * n
+        levels[seat] = hero
+        jobs.append((tuple(levels), base_seed + g, div))
+    return jobs
+
+
 def summarize(name: str, hero: str, results: list[dict]) -> dict:
     wins = 0.0
     share = 0.0
@@ -202,12 +261,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", default="abc", help="which matchups (letters a, b, c)")
     ap.add_argument("--variant", action="store_true", help="variant auction (EVO)")
-    ap.add_argument("--game", choices=("evo", "cubosaurs"), default="evo")
+    ap.add_argument("--game", choices=("evo", "cubosaurs", "mutations"), default="evo")
     ap.add_argument("--advanced", choices=("mixed", "on", "off"), default="mixed",
-                    help="Cubosaurs: the advanced (DNA) rules in half of the games, all, none")
+                    help="Cubosaurs: the advanced (DNA) rules, Random Mutations: Divergence; "
+                         "in half of the games, all, none")
     args = ap.parse_args(argv)
     if args.game == "cubosaurs":
         return main_cubosaurs(args)
+    if args.game == "mutations":
+        return main_mutations(args)
 
     all_jobs = []
     for key in args.only:
@@ -237,11 +299,32 @@ def main_cubosaurs(args) -> int:
         all_jobs += [(key, j) for j in cubo_jobs_for(hero, other, args.games, args.seed,
                                                      args.advanced)]
     per_key, times, wall = run_jobs(all_jobs, play_cubo_game, args.workers)
-
     print(f"Cubosaurs AI matchups: {args.games} games each, seeds {args.seed}.., "
           f"advanced rules: {args.advanced}, {args.workers} workers")
+    print_mixed(args, per_key, "2/3/4/5", "std/adv")
+    print_times(times, wall)
+    return 0
+
+
+def main_mutations(args) -> int:
+    all_jobs = []
+    for key in args.only:
+        hero, other = MATCHUPS[key]
+        all_jobs += [(key, j) for j in mutations_jobs_for(hero, other, args.games, args.seed,
+                                                          args.advanced)]
+    per_key, times, wall = run_jobs(all_jobs, play_mutations_game, args.workers)
+    print(f"Random Mutations AI matchups: {args.games} games each, seeds {args.seed}.., "
+          f"Divergence: {args.advanced}, {args.workers} workers")
+    print_mixed(args, per_key, "2..8", "plain/div")
+    print_times(times, wall)
+    return 0
+
+
+def print_mixed(args, per_key: dict, counts: str, option: str) -> None:
+    """The matchup table of a game whose option is on in some games: the win share by player
+    count and with the option off / on."""
     print(f"{'matchup':<28}{'games':>6}{'win':>8}{'fair':>7}{'margin':>8}{'hero':>7}"
-          f"{'others':>8}   win by players (2/3/4/5)   win std/adv")
+          f"{'others':>8}   win by players ({counts})   win {option}")
     for key in args.only:
         hero, other = MATCHUPS[key]
         res = per_key[key]
@@ -254,9 +337,7 @@ def main_cubosaurs(args) -> int:
         label = f"({key}) 1 {hero} vs {other}"
         print(f"{label:<28}{sm['games']:>6}{sm['win']:>8.3f}{sm['fair']:>7.3f}"
               f"{sm['margin']:>+8.2f}{sm['hero_score']:>7.1f}{sm['other_score']:>8.1f}   "
-              f"{by_n:<26}{' / '.join(by_rules)}")
-    print_times(times, wall)
-    return 0
+              f"{by_n:<34}{' / '.join(by_rules)}")
 
 
 if __name__ == "__main__":

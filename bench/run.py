@@ -3,6 +3,7 @@
     python bench/run.py            all figures
     python bench/run.py evo.apply  only figures whose name starts with a prefix
     python bench/run.py cubosaurs  the Cubosaurs engine figures
+    python bench/run.py mutations  the Random Mutations engine figures
     python bench/run.py table      what a whole game writes to its channel (bench/table_bench.py)
 
 Machines here are shared and noisy: every figure is a median, and the render figure that
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Seat  # noqa: E402
 from engine.evo import EVO  # noqa: E402
 
-SEATS = {n: [Seat(f"s{i}", f"P{i}") for i in range(n)] for n in (2, 3, 4, 5)}
+SEATS = {n: [Seat(f"s{i}", f"P{i}") for i in range(n)] for n in range(2, 9)}
 
 
 def median_ms(fn, repeats: int) -> float:
@@ -100,6 +101,23 @@ def bench_cubosaurs(out) -> None:
     out("cubosaurs.apply_us", apply_us(CUBO, advanced), "us")
 
 
+def bench_mutations(out) -> None:
+    from engine.mutations import MUTATIONS as MUT
+
+    seeds = iter(range(10_000))
+    out("mutations.game.random_ms", median_ms(lambda: play(MUT, next(seeds)), 41), "ms")
+    seeds = iter(range(10_000))
+    out("mutations.game.random_divergence_ms",
+        median_ms(lambda: play(MUT, next(seeds), options={"divergence": True}), 41), "ms")
+    seeds = iter(range(10_000))
+    out("mutations.game.ai_fast_ms",
+        median_ms(lambda: play(MUT, next(seeds), level="fast"), 11), "ms")
+    seeds = iter(range(10_000))
+    out("mutations.game.ai_strong_ms",
+        median_ms(lambda: play(MUT, next(seeds), level="strong"), 5), "ms")
+    out("mutations.apply_us", apply_us(MUT), "us")
+
+
 def bench_render(out) -> None:
     from images.evo import bench_render as run
 
@@ -156,6 +174,8 @@ def main(argv: list[str]) -> int:
         bench_engine(out)
     if "cubosaurs".startswith(prefix[:9]) or not prefix:
         bench_cubosaurs(out)
+    if "mutations".startswith(prefix[:9]) or not prefix:
+        bench_mutations(out)
     if "render".startswith(prefix[:6]) or not prefix:
         bench_render(out)
     if "host".startswith(prefix[:4]) or not prefix:
