@@ -125,7 +125,8 @@ class GameCog(commands.GroupCog):
 
         game = self.host.game_in(interaction.channel_id)
         if game is not None and game.id == game_id and game.status == "active" \
-                and seq != game.seq and game.seat_of(interaction.user.id) is not None:
+                and game.seat_of(interaction.user.id) is not None \
+                and seq != game.key_for(game.seat_of(interaction.user.id)):
             await refuse_stale(interaction, game, self.lang)
             return
         await interaction.response.defer()
@@ -136,7 +137,7 @@ class GameCog(commands.GroupCog):
                 raise IllegalAction("not_your_turn", player=game.seat_of(interaction.user.id),
                                     waiting=[seat])
             await self.host.act(interaction.channel_id, interaction.user.id, action,
-                                game_id=game_id, expected_seq=seq)
+                                game_id=game_id, expected_key=seq)
         except (HostError, IllegalAction) as exc:
             if isinstance(exc, HostError) and exc.code == "stale_game" and game is not None \
                     and self.host.game_in(interaction.channel_id) is game:

@@ -362,6 +362,30 @@ class GameRules(Protocol):
 
     def ai_action(self, state: Any, player: int, level: str) -> Action: ...
 
+    # Optional, for games with secret simultaneous steps (several players choose at once,
+    # each unseen by the others). Without them the host uses its action count for both.
+    #
+    # def step_key(self, state) -> int
+    #     A public number that changes whenever the public position changes, but not when
+    #     one player makes a secret move inside a simultaneous step: the turn timer runs
+    #     per step.
+    # def decision_key(self, state, player) -> int
+    #     Changes whenever what ``player`` may decide changes (any public change, their own
+    #     secret move), never on another player's secret move: a button drawn for ``player``
+    #     carries it, so one player's choice leaves the others' menus valid.
+
+
+def step_key(rules: GameRules, state: Any, seq: int) -> int:
+    """The public step of ``state`` (``seq`` when the game has no simultaneous steps)."""
+    fn = getattr(rules, "step_key", None)
+    return seq if fn is None else fn(state)
+
+
+def decision_key(rules: GameRules, state: Any, player: int, seq: int) -> int:
+    """What a button drawn for ``player`` is bound to (``seq`` without simultaneous steps)."""
+    fn = getattr(rules, "decision_key", None)
+    return seq if fn is None else fn(state, player)
+
 
 GAME_PACKAGES = ("engine.evo", "engine.cubosaurs", "engine.mutations")
 

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from engine import CorruptState, IllegalAction, Seat, get_game
 from engine.ai import ai_action
+from engine.core import decision_key, step_key
 from host.checks import CorruptLobby, check_lobby
 from store import ChannelBusy, CorruptRow, StaleWrite, StoreError
 
@@ -132,10 +133,22 @@ class LiveGame:
         return self.rules.to_act(self.state)
 
     @property
+    def step(self) -> int:
+        """The public step: the action count, except that in a game with secret simultaneous
+        steps one player's secret move does not change it (the turn timer runs per step)."""
+        return step_key(self.rules, self.state, self.seq)
+
+    def key_for(self, seat: int) -> int:
+        """What a button drawn for ``seat`` is bound to: the action count, except that in a
+        game with secret simultaneous steps another player's secret move does not change
+        it (their choice leaves this seat's menu valid)."""
+        return decision_key(self.rules, self.state, seat, self.seq)
+
+    @property
     def deadline(self) -> float | None:
-        """When the turn timer of the current position runs out (epoch seconds), if armed."""
+        """When the turn timer of the current step runs out (epoch seconds), if armed."""
         d = self.lobby.get("deadline")
-        if self.status == "active" and isinstance(d, dict) and d.get("seq") == self.seq:
+        if self.status == "active" and isinstance(d, dict) and d.get("seq") == self.step:
             return float(d["at"])
         return None
 
@@ -486,8 +499,9 @@ class GameHost:
     # --- play -------------------------------------------------------------------------------
 
     async def act(self, channel_id, user_id, action: dict, *, game_id: int | None = None,
-                  expected_seq: int | None = None) -> Outcome:
-        """Apply a player's action. Raises HostError or IllegalAction; nothing changes then."""
+                  expected_key: int | None = None) -> Outcome:
+        """Apply a player's action. Raises HostError or IllegalAction; nothing changes then.
+        ``expected_key``: the position a button was drawn for (``LiveGame.key_for``)."""
         game = self._game(channel_id)
         if game_id is not None and game.id != game_id:
             raise HostError("stale_game")
@@ -498,7 +512,7 @@ class GameHost:
             raise HostError("not_a_player")
         if game.seats[seat].get("ai"):
             raise HostError("seat_is_ai")
-        return await self._commit(game, seat, action, expected_seq=expected_seq)
+        return await self._commit(game, seat, action, expected_key=expected_key)
 
     async def leave_game(self, channel_id, user_id) -> LiveGame:
         """A player leaves a running game: an AI takes over the seat."""
@@ -521,12 +535,17 @@ class GameHost:
 
     async def _commit(self, game: LiveGame, seat: int, action: dict, *, by_ai: bool = False,
                       timed_out: bool = False, expected_seq: int | None = None,
-                      by_bot: bool = False) -> Outcome:
+                      expected_key: int | None = None, by_bot: bool = False) -> Outcome:
+        """``expected_seq``: the bot's own steps act only on the exact position they were
+        armed for; ``expected_key``: a person's button only on the position it was drawn
+        for, as that person sees it (``LiveGame.key_for``)."""
         rules = game.rules
         async with game.lock:
             if game.status != "active":
                 raise HostError("not_started")
             if expected_seq is not None and game.seq != expected_seq:
+                raise HostError("stale_game")
+            if expected_key is not None and game.key_for(seat) != expected_key:
                 raise HostError("stale_game")
             snapshots: list[tuple[str, dict]] = []
 
@@ -632,12 +651,16 @@ class GameHost:
         game.timers.clear()
 
     def _set_deadline(self, lobby: dict, seats: list[dict], rules, state, seq: int) -> None:
-        """Store in ``lobby`` (written with the action) when the turn timer of position ``seq``
-        runs out, so that a restart keeps the absolute deadline."""
+        """Store in ``lobby`` (written with the action) when the turn timer of the step of
+        ``state`` (position ``seq``) runs out, so that a restart keeps the absolute deadline.
+        A secret move inside a simultaneous step keeps the step's deadline."""
         timer = float(lobby.get("timer") or 0)
         awaiting = [] if rules.is_over(state) else rules.to_act(state)
         if timer > 0 and awaiting and not any(seats[p].get("ai") for p in awaiting):
-            lobby["deadline"] = {"seq": seq, "at": self.clock.now() + timer}
+            step = step_key(rules, state, seq)
+            old = lobby.get("deadline")
+            if not (isinstance(old, dict) and old.get("seq") == step):
+                lobby["deadline"] = {"seq": step, "at": self.clock.now() + timer}
         else:
             lobby.pop("deadline", None)
 

@@ -539,3 +539,81 @@ async def test_games_load_when_their_channel_is_used_or_their_timer_is_due(store
     assert "p3" not in host2.games
     again = await host2.ensure_loaded("p3")
     assert again is not game and again.seq == 1
+
+
+# --- secret simultaneous steps (tests/secret_game.py) ------------------------------------------
+
+@pytest.fixture
+def sealed():
+    from engine.core import _REGISTRY
+    from tests.secret_game import install
+
+    game = install()
+    yield game
+    _REGISTRY.pop(game.kind, None)
+
+
+async def sealed_game(host, players=3, channel="s1"):
+    await host.open_lobby("g", channel, "sealed", "u0", "Ann")
+    for i in range(1, players):
+        await host.join(channel, f"u{i}", f"P{i}")
+    await host.start_game(channel, "u0", False, seed=3)
+    return host.game_in(channel)
+
+
+async def test_one_secret_choice_leaves_the_others_buttons_valid(store, sealed):
+    host, rec = make_host(store)
+    game = await sealed_game(host)
+    assert game.awaiting() == [0, 1, 2]
+    keys = [game.key_for(p) for p in range(3)]
+    await host.act("s1", "u1", {"type": "pick", "n": 3}, expected_key=keys[1])
+    # P1's own menu is spent; the others' menus (drawn before P1 chose) still act
+    assert game.awaiting() == [0, 2]
+    with pytest.raises(HostError) as err:
+        await host.act("s1", "u1", {"type": "pick", "n": 1}, expected_key=keys[1])
+    assert err.value.code == "stale_game"
+    await host.act("s1", "u0", {"type": "pick", "n": 2}, expected_key=keys[0])
+    # the events said who chose, never what
+    assert all("n" not in e and "pick" not in e for o in rec.outcomes for e in o.events
+               if e["type"] == "picked")
+    await host.act("s1", "u2", {"type": "pick", "n": 1}, expected_key=keys[2])
+    assert game.state.totals == [2, 3, 1] and game.awaiting() == [0]
+    # the reveal is a public change: a menu drawn in the secret step is now stale for all
+    with pytest.raises(HostError) as err:
+        await host.act("s1", "u0", {"type": "go"}, expected_key=keys[0])
+    assert err.value.code == "stale_game"
+    await host.act("s1", "u0", {"type": "go"}, expected_key=game.key_for(0))
+    assert game.state.round == 2 and game.awaiting() == [0, 1, 2]
+
+
+async def test_the_turn_timer_runs_per_step_not_per_secret_choice(store, sealed):
+    clock = FakeClock()
+    host, rec = make_host(store, clock, default_timer=60)
+    game = await sealed_game(host)
+    start = clock.now()
+    assert game.deadline == start + 60
+    await clock.advance(40, host)
+    await host.act("s1", "u1", {"type": "pick", "n": 3})
+    assert game.deadline == start + 60, "one player's choice does not restart the clock"
+    assert (await store.get_game(game.id)).decoded().lobby["deadline"]["at"] == start + 60
+    await clock.advance(19, host)
+    assert game.awaiting() == [0, 2]
+    await clock.advance(2, host)  # the step's minute is over: an AI picks for both late ones
+    assert game.state.stage == "go" and [o.timed_out for o in rec.outcomes[-2:]] == [True, True]
+    # a new step (P0 must say go): a fresh minute from the moment it opened
+    assert game.deadline == start + 60 + 60
+
+
+async def test_a_secret_step_survives_a_restart_with_its_keys_and_deadline(store, sealed):
+    clock = FakeClock()
+    host, _ = make_host(store, clock, default_timer=60)
+    game = await sealed_game(host)
+    await host.act("s1", "u2", {"type": "pick", "n": 2})
+    key0, deadline = game.key_for(0), game.deadline
+    await host.close()
+    host2, _ = make_host(store, clock, default_timer=60)
+    await host2.start()
+    resumed = await host2.ensure_loaded("s1")
+    assert resumed.awaiting() == [0, 1] and resumed.deadline == deadline
+    await host2.act("s1", "u0", {"type": "pick", "n": 1}, expected_key=key0)
+    assert resumed.awaiting() == [1]
