@@ -253,9 +253,12 @@ def status_line(game: LiveGame, lang: str) -> str:
         return ""
     names = safe_names(game)
     who = ", ".join(names[p] for p in awaiting)
-    key = "bot.window_prompt" if all(in_card_window(game, p) for p in awaiting) \
-        else "bot.turn_prompt"
-    line = t(key, lang, players=who)
+    if all(in_card_window(game, p) for p in awaiting):
+        line = t("bot.window_prompt", lang, players=who)
+    elif len(awaiting) > 1:  # several at once (a simultaneous step): who, never what
+        line = t("bot.waiting_prompt", lang, count=len(awaiting), players=who)
+    else:
+        line = t("bot.turn_prompt", lang, players=who)
     deadline = getattr(game, "deadline", None)
     if deadline:
         line += " " + t("bot.deadline", lang, at=f"<t:{int(deadline)}:R>")

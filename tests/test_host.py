@@ -617,3 +617,14 @@ async def test_a_secret_step_survives_a_restart_with_its_keys_and_deadline(store
     assert resumed.awaiting() == [0, 1] and resumed.deadline == deadline
     await host2.act("s1", "u0", {"type": "pick", "n": 1}, expected_key=key0)
     assert resumed.awaiting() == [1]
+
+
+async def test_the_table_line_names_who_is_awaited_in_a_secret_step_never_what(store, sealed):
+    from cogs.table import status_line
+
+    host, _ = make_host(store)
+    game = await sealed_game(host)
+    assert status_line(game, "en") == "Waiting for 3 players: Ann, P1, P2"
+    await host.act("s1", "u1", {"type": "pick", "n": 3})
+    assert status_line(game, "en") == "Waiting for 2 players: Ann, P2"
+    assert status_line(game, "fr") == "En attente de 2 joueurs : Ann, P2"
