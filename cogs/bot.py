@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import lang_of, load_channel_game, refusal, send_ephemeral
+from cogs.translator import CatalogueTranslator
 from engine import IllegalAction
 from host import GameHost, HostError
 
@@ -49,14 +50,22 @@ class DarwinBot(commands.Bot):
                              ai_level=games.get("ai_level", "fast"), listener=self.listener,
                              window_delay=float(games.get("window_delay", 2.0)))
         self.add_dynamic_items(LobbyButton, ActButton, ActSelect, HandButton)
+        await self.tree.set_translator(CatalogueTranslator(self.tree))
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.host.start()
         if self.sync_on_start:
             await self.sync_commands()
 
-    def command_hash(self) -> str:
-        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
+    async def command_payload(self) -> list[dict]:
+        """The commands as a sync sends them, localizations included."""
+        translator = self.tree.translator
+        return [await cmd.get_translated_payload(self.tree, translator) if translator
+                else cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
+
+    async def command_hash(self) -> str:
+        """Changes whenever a sync would send something else (a reworded translation too)."""
+        payload = await self.command_payload()
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
     async def sync_commands(self) -> list:
@@ -69,7 +78,7 @@ class DarwinBot(commands.Bot):
             log.info("synced %d commands to development guild %s", len(synced), guild_id)
             return synced
         marker = Path(self.config["storage"]["database"]).with_suffix(".commands-hash")
-        digest = self.command_hash()
+        digest = await self.command_hash()
         try:
             if marker.read_text().strip() == digest:
                 log.info("command tree unchanged: no global sync")

@@ -266,8 +266,8 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
 
     @app_commands.command(name="autopass",
                           description="Card windows: when the bot passes for you")
-    @app_commands.describe(mode="always (unless you play first), playable (only when you hold "
-                                "nothing playable: others may notice), off")
+    @app_commands.describe(mode="always, playable (only when you hold nothing playable: others "
+                                "may notice) or off")
     @app_commands.choices(mode=[app_commands.Choice(name=x, value=x) for x in AUTOPASS_MODES])
     async def autopass(self, interaction: discord.Interaction, mode: str) -> None:
         async with self.refusing(interaction):

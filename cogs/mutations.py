@@ -221,6 +221,7 @@ class Mutations(GameCog, group_name="mutations",
         await self._do(interaction, {"type": "pass"})
 
     @app_commands.command(name="dark", description="A negative first trait: keep it as a trait or make it a new species")
+    @app_commands.describe(play="What the negative card becomes")
     @app_commands.choices(play=[app_commands.Choice(name="keep it as a trait", value="trait"),
                                 app_commands.Choice(name="make it a new species", value="species")])
     async def dark(self, interaction: discord.Interaction, play: str) -> None:

@@ -47,9 +47,17 @@ def catalogue(lang: str) -> dict[str, str]:
     return out
 
 
+@cache
 def languages() -> list[str]:
     return sorted(p.name for p in resources.files("messages").iterdir()
                   if p.is_dir() and any(f.name.endswith(".toml") for f in p.iterdir()))
+
+
+def catalogue_lang(locale) -> str | None:
+    """The catalogue language for a Discord locale (``"fr"``, ``"it"``, ``"en-US"``...), or
+    None when the catalogue does not speak it (``"ja"``)."""
+    lang = str(getattr(locale, "value", locale) or "").split("-")[0].lower()
+    return lang if lang in languages() else None
 
 
 class _Default(dict):
