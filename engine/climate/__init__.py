@@ -1,0 +1,242 @@
+"""Evolution: Climate (North Star Games): evolve species through a changing climate, feed
+them, survive the cold, the heat and the carnivores.
+
+Use the ``CLIMATE`` object (the game kind ``climate``)::
+
+    from engine import Seat
+    from engine.climate import CLIMATE
+
+    state, events = CLIMATE.new_game_with_events([Seat("1", "Ann"), Seat("2", "Bob")], seed=7,
+                                                 options={"events": True, "quick": False})
+    p = CLIMATE.to_act(state)[0]
+    action = CLIMATE.legal_actions(state, p)[0]
+    state, events = CLIMATE.apply_action(state, p, action)
+
+Species are named by ids (ints, ``1000 * (player + 1) + k``, never reused), trait cards by ids
+(``"carnivore-3"``: its trait and copy; ``data.card_info`` gives its plant number and icons),
+climate event cards by ids (``"thaw-2"``). The view (``engine/climate/view.py``) documents
+what a seat sees.
+
+Secret simultaneous steps: the food card (every player holding cards), and in the Quick game
+the whole play phase (every player acts several times, then ``done``). ``to_act`` lists every
+player still to choose; they act in any order. ``step_key(state)`` changes on every public
+change, never on a secret move; ``decision_key(state, p)`` changes on every public change and
+on ``p``'s own secret moves. A secret move's events carry no content; the move that completes
+the step is public and its events reveal everything.
+
+Actions (``rules.ACTION_SHAPES`` is the exact shape table for ``engine.core.check_shape``;
+``CLIMATE.check_action`` checks it, and ``apply_action`` checks it first)
+-----------------------------------------------------------------------------------------
+Food card (secret): ``{"type": "food", "card": CARD}`` (a hand card, face down on the
+Watering Hole).
+Play cards (in turn order from the first player; in the Quick game secret and simultaneous):
+``{"type": "trait", "card": CARD, "species": SID}`` (face down on an own species; no trait
+twice, at most 4 cards, 3 with 2 players); ``{"type": "species", "card": CARD, "side":
+"left"|"right"}`` (the card discarded: a new species of body size 1 and population 1 at that
+end of the row); ``{"type": "grow", "card": CARD, "species": SID, "what": "body"|"pop"}``
+(the card discarded: +1, at most 6); ``{"type": "remove", "species": SID, "card": CARD}`` (a
+trait card of an own species to the discard pile; food on a Fat Tissue goes to the bag);
+``{"type": "exchange", "card": CARD}`` (a hand card to put under the draw deck: once begun,
+only more exchanges and ``done``; never more cards than the deck holds);
+``{"type": "done"}`` (the cards put back go under the deck and as many are drawn).
+Green-framed traits, when an owner has two or more that would act (the others act by
+themselves): ``{"type": "green", "species": SID, "trait": "fat_tissue"|"fertile"|
+"long_neck"}`` (the next one to act).
+Feeding (a turn: at most one free Nocturnal feeding per Nocturnal species, any number of
+Intelligence uses, then one feeding, or a pass): ``{"type": "feed", "species": SID}`` (a plant
+from the Watering Hole); ``{"type": "attack", "species": SID, "target": SID}`` (+ ``"discard":
+CARD`` when the target has Mud Wallowing, + ``"ignore": TRAIT`` when an Ambush carnivore
+ignores a defensive trait of a Migratory target); ``{"type": "intelligence", "species": SID,
+"card": CARD}`` (a non-carnivore: the card discarded, 2 plants from the bank; free);
+``{"type": "negate", "species": SID, "card": CARD, "trait": TRAIT}`` (a carnivore: the card
+discarded, every copy of that trait ignored by its next attack; free); ``{"type": "pass"}``
+(only with no hungry species that can eat without paying a card; a player who passes is asked
+again only when a hungry species of theirs can eat).
+
+Events (``type`` and parameters; ``player`` is who acts or is concerned; no event carries a
+hidden card: hand cards, face-down traits, drawn cards or the bags' contents)
+-------------------------------------------------------------------------------------------
+- ``setup`` first, players, deck, set_aside, zone, events (bool), quick (bool), up {cold, hot:
+  EVENT or null}
+- ``round_start`` round, first, last (bool: the last round)
+- ``wildfire_plants`` count, wh (plants a Wildfire set aside reach the Watering Hole)
+- ``new_species`` player, species, side, reason ("deal" | "played"); with "played" also trait
+  (the card discarded)
+- ``deal`` counts (per player), deck, last
+- ``deck_out`` refill ("set_aside" | "discard" | null), deck, last, final_next (the draw deck
+  ran out: this round (at the Deal) or the next one (at an extinction) is the last)
+- ``chosen`` player, step ("food" | "play"): a secret choice was made (a food card; in the
+  Quick game, the player has finished playing)
+- ``food_cards`` count (every food card is down)
+- ``play_start`` quick, awaiting; ``play_turn`` player (normal game)
+- ``trait`` player, species (a card placed face down; normal game)
+- ``grow`` player, species, what, value, trait (the card discarded)
+- ``remove`` player, species, trait, fat (food moved from Fat Tissue to the bag)
+- ``returned`` player, count (cards put back so far; normal game)
+- ``done`` player, returned (cards exchanged), forced (bool: nothing to do)
+- ``reveal`` player, discarded, returned, species [{id, body, pop, traits (face-up names),
+  new (face-down count)}] (Quick game: what the player did, made public)
+- ``flip`` player, species, traits (the face-down cards turned face up)
+- ``phase_end`` phase ("play" | "environment" | "feeding"), round
+- ``green`` player, species, trait (+ moved for Fat Tissue, pop for Fertile)
+- ``take`` player, species, food ("plant" | "meat"), source ("wh" | "bank"), count, fat (of
+  which on Fat Tissue), reason ("feed" | "night" | "long_neck" | "intelligence" |
+  "cooperation" | "attack" | "scavenger" | "migratory")
+- ``food_reveal`` cards [CARD or null per player], suns, snows, thaw (bool: a Thaw's suns
+  counted)
+- ``climate`` from, to, suns, snows
+- ``event`` card, event, deck, zone, to (+ effects: the zone whose effects apply, for Cold Snap
+  and Heat Wave)
+- ``shrink`` player, species, body, bagged (Desertification)
+- ``loss`` player, species, cause ("cold" | "heat" | "wildfire" | "horns" | "attack" |
+  "starvation"), lost, pop, bagged (food above the new population to the bag)
+- ``extinct`` player, species, traits, food (to the bag), drawn (cards drawn, one per trait)
+- ``plants`` cards, zone, total, added, removed, set_aside (Wildfire), blocked ("meteor" |
+  "desertification" | null), wh
+- ``event_up`` card, event, deck, zone, to (the card that replaces the fired one)
+- ``feed_turn`` player
+- ``feed`` player, species, night (bool: Nocturnal's free feeding)
+- ``attack`` player, species, owner, target, ignore, discarded (bool), negated (traits), night
+- ``intelligence`` player, species; ``negate`` player, species, trait
+- ``pass`` player
+- ``bags`` counts (food moved to each bag), wh
+- ``volcano`` from, to
+- ``game_over`` scores (per player: food, population, traits, total), ranking (player, rank,
+  score, food, population, traits)
+
+Refusal codes (``IllegalAction(code, **params)``)
+-------------------------------------------------
+- shapes (``engine.core.check_shape``): ``bad_action`` reason, field (+ expected);
+  ``unknown_action`` action; ``game_over``; ``not_your_turn`` player, waiting;
+  ``wrong_phase`` action, phase
+- setup: ``unknown_option`` option; ``bad_option`` option; ``player_count`` count, min, max;
+  ``duplicate_seat``
+- cards: ``not_in_hand`` card
+- play: ``not_your_species`` species; ``duplicate_trait`` species, trait; ``trait_limit``
+  species, max; ``bad_side`` side; ``bad_growth`` what; ``at_max`` species, what, max;
+  ``no_such_trait`` species, card; ``exchanging`` (the exchange has begun: only more cards
+  back, or done); ``deck_too_small`` deck
+- green: ``not_green`` species, trait (not a green trait of that player's that would act now)
+- feeding: ``carnivore_no_plants`` species; ``full`` species; ``no_plants``;
+  ``not_carnivore`` species; ``no_such_species`` species; ``self_attack`` species;
+  ``cannot_ignore`` target, trait; ``not_attackable`` target, blockers (the traits in the
+  way, or ["body"]: too small); ``discard_needed`` target; ``no_discard_needed`` target;
+  ``no_intelligence`` species; ``already_negated`` species, trait; ``cannot_negate`` species,
+  trait; ``must_feed``
+"""
+
+from __future__ import annotations
+
+from engine.climate import rules
+from engine.climate.checks import check_invariants
+from engine.climate.state import ClimateState
+from engine.climate.view import determinize, view
+from engine.core import GAME_PACKAGES, CorruptState, Seat, register
+
+__all__ = ["CLIMATE", "ClimateGame", "ClimateState", "check_invariants"]
+
+PHASE_NAMES = {"food": "food", "play": "play", "green": "environment", "feeding": "feeding",
+               "over": "over"}
+
+
+class ClimateGame:
+    kind = "climate"
+    min_players = rules.MIN_PLAYERS
+    max_players = rules.MAX_PLAYERS
+    options = {
+        "events": "Climate events (default on): the two event decks; off plays the 'no "
+                  "climate events' variant suggested for first games.",
+        "quick": "Quick game (default off): every player plays cards at the same time without "
+                 "seeing the others'. Six players always play it.",
+    }
+
+    def new_game(self, seats: list[Seat], seed: int, options: dict | None = None) -> ClimateState:
+        state, _ = rules.new_game(seats, seed, options)
+        return state
+
+    def new_game_with_events(self, seats, seed, options=None,
+                             observer=None) -> tuple[ClimateState, list[dict]]:
+        state, events = rules.new_game(seats, seed, options, observer)
+        return state, list(events)
+
+    def check_action(self, action) -> None:
+        """Refuse an action of the wrong shape (before the rules see the position)."""
+        rules.check_action(action)
+
+    def to_act(self, state: ClimateState) -> list[int]:
+        return rules.to_act(state)
+
+    def step_key(self, state: ClimateState) -> int:
+        """The public step: changes on every public change, not on a secret move."""
+        return state.step
+
+    def decision_key(self, state: ClimateState, player: int) -> int:
+        """Changes when what ``player`` may decide changes: every public change and their own
+        secret moves, never another player's secret move."""
+        return state.keys[player]
+
+    def owed_choice(self, state: ClimateState, player: int) -> bool:
+        """True when ``player`` is awaited for a choice in a step that is not their turn (an
+        owner ordering their green-framed traits)."""
+        return state.phase == "green" and state.current == player
+
+    def card_window(self, state: ClimateState, player: int) -> bool:
+        """Evolution: Climate has no card windows."""
+        return False
+
+    def legal_actions(self, state: ClimateState, player: int) -> list[dict]:
+        return rules.legal_actions(state, player)
+
+    def apply_action(self, state: ClimateState, player: int, action: dict,
+                     observer=None) -> tuple[ClimateState, list[dict]]:
+        """A new state and the events; ``state`` itself is never changed. ``observer(state,
+        phase)`` is called at each phase end ("play", "environment", "feeding") with the
+        state as it stands then (copy or render it at once)."""
+        new = state.clone()
+        events = rules.step(new, player, action, observer)
+        return new, list(events)
+
+    def apply_in_place(self, state: ClimateState, player: int, action: dict) -> list[dict]:
+        """The fast path for simulations: changes ``state`` (not on refusal)."""
+        return list(rules.step(state, player, action))
+
+    def view(self, state: ClimateState, viewer: int | None) -> dict:
+        return view(state, viewer)
+
+    def determinize(self, v: dict, seed: int) -> ClimateState:
+        return determinize(v, seed)
+
+    def is_over(self, state: ClimateState) -> bool:
+        return state.phase == "over"
+
+    def returns(self, state: ClimateState) -> list[dict]:
+        """Final standings (rank 1 = winner; ties share a rank); before the end, standings on
+        public points only (population and trait cards the table sees; no bags)."""
+        rows = state.result if state.result is not None else rules.public_ranking(state)
+        return [dict(r, seat=state.seats[r["player"]]["id"],
+                     name=state.seats[r["player"]]["name"]) for r in rows]
+
+    def phase_name(self, state: ClimateState) -> str:
+        return PHASE_NAMES[state.phase]
+
+    def to_json(self, state: ClimateState) -> dict:
+        return state.to_json()
+
+    def from_json(self, data: dict) -> ClimateState:
+        try:
+            return ClimateState.from_json(data)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            raise CorruptState(f"malformed Evolution: Climate state: {exc!r}") from exc
+
+    def ai_action(self, state: ClimateState, player: int, level: str) -> dict:
+        from engine.climate.ai import choose_action
+
+        return choose_action(self, state, player, level)
+
+
+CLIMATE = ClimateGame()
+# The game registers itself as the other games do, but only once the lead names it in
+# engine.core.GAME_PACKAGES: until then importing it (as its tests do) leaves the registry,
+# and so the lobby's list of games, as it is.
+if __name__ in GAME_PACKAGES:
+    register(CLIMATE)
