@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import lang_of, send_ephemeral
+from cogs.common import reader_lang, send_ephemeral
 from messages import t
 
 
@@ -25,7 +25,8 @@ class Admin(commands.Cog):
     async def sync(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         synced = await self.bot.tree.sync()
-        await send_ephemeral(interaction, t("bot.synced", lang_of(self.bot), count=len(synced)))
+        await send_ephemeral(interaction, t("bot.synced", reader_lang(interaction),
+                                                  count=len(synced)))
 
 
 async def setup(bot) -> None:

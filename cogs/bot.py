@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import lang_of, load_channel_game, refusal, send_ephemeral
+from cogs.common import load_channel_game, reader_lang, refusal, send_ephemeral
 from cogs.translator import CatalogueTranslator
 from engine import IllegalAction
 from host import GameHost, HostError
@@ -97,7 +97,7 @@ class DarwinBot(commands.Bot):
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
-        lang = lang_of(self)
+        lang = reader_lang(interaction)
         if isinstance(original, (HostError, IllegalAction)):
             game = self.host.game_in(interaction.channel_id) if self.host else None
             await send_ephemeral(interaction, refusal(original, lang, game))

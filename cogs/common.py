@@ -13,7 +13,7 @@ import discord
 
 from engine import IllegalAction
 from host import HostError
-from messages import explain, t
+from messages import DEFAULT_LANG, catalogue_lang, explain, languages, t
 
 log = logging.getLogger("darwin.cogs")
 
@@ -21,8 +21,30 @@ NO_MENTIONS = discord.AllowedMentions.none()
 USER_MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
-def lang_of(bot) -> str:
-    return bot.config["games"].get("language", "en")
+def config_lang(bot) -> str:
+    """The configured language: tables of servers whose language the catalogue lacks."""
+    return bot.config["games"].get("language", DEFAULT_LANG)
+
+
+def reader_lang(interaction: discord.Interaction) -> str:
+    """The language of a private reply: the asking user's Discord language when the catalogue
+    has it, else English."""
+    return catalogue_lang(interaction.locale) or DEFAULT_LANG
+
+
+def server_lang(bot, guild_id, guild_locale=None) -> str:
+    """The language a server's new tables speak: the server's preferred locale when the
+    catalogue has it, else the configured language."""
+    if guild_locale is None and guild_id is not None:
+        guild = bot.get_guild(int(guild_id))
+        guild_locale = guild.preferred_locale if guild is not None else None
+    return catalogue_lang(guild_locale) or config_lang(bot)
+
+
+def table_lang(bot, game) -> str:
+    """The language of a game's public messages and images, fixed when its lobby opened."""
+    lang = game.lobby.get("lang")
+    return lang if lang in languages() else config_lang(bot)
 
 
 def clip(text, limit: int) -> str:
@@ -79,7 +101,7 @@ async def load_channel_game(interaction: discord.Interaction) -> bool:
         await host.ensure_loaded(interaction.channel_id)
     except HostError as exc:
         if interaction.type != discord.InteractionType.autocomplete:
-            await send_ephemeral(interaction, refusal(exc, lang_of(interaction.client)))
+            await send_ephemeral(interaction, refusal(exc, reader_lang(interaction)))
         return False
     return True
 
@@ -104,7 +126,7 @@ def answers_failures(func):
         except Exception:
             log.exception("component %s failed", type(self).__name__)
             try:
-                await send_ephemeral(interaction, t("bot.error_generic", lang_of(interaction.client)))
+                await send_ephemeral(interaction, t("bot.error_generic", reader_lang(interaction)))
             except discord.HTTPException:
                 log.warning("could not tell the user that the press failed")
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from cogs.common import decode_action, encode_action, quiet_autocomplete, send_ephemeral
+from cogs.common import (
+    decode_action,
+    encode_action,
+    quiet_autocomplete,
+    reader_lang,
+    send_ephemeral,
+)
 from cogs.game import MAX_CHOICES, GameCog
 from cogs.table import ActButton, ActSelect
 from engine import IllegalAction
@@ -109,7 +115,7 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
                             seq: int | None, seat: int, what: str) -> None:
         """The presser's private menu for a pass or a tile (or the action, if it is the only
         one)."""
-        lang = self.lang
+        lang = reader_lang(interaction)
         game = self.host.game_in(interaction.channel_id)
         async with self.refusing(interaction):
             if game is None or game.id != game_id or game.status != "active":
@@ -211,7 +217,7 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
         wanted = text.lower()
         for exact in (True, False):
             for cid in mine:
-                label = card_label(cid, self.lang).lower()
+                label = card_label(cid, reader_lang(interaction)).lower()
                 names = (label, label.replace(" 🧬", ""), label.split(" (")[0])
                 if (wanted in names) if exact else label.startswith(wanted):
                     return cid
@@ -222,7 +228,7 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
     async def _pass_card(self, interaction: discord.Interaction, current: str):
         _, legal = self._legal(interaction)
         return [app_commands.Choice(name=label[:100], value=a["card"])
-                for label, a in distinct_passes(legal, self.lang)
+                for label, a in distinct_passes(legal, reader_lang(interaction))
                 if current.lower() in label.lower()][:MAX_CHOICES]
 
     @app_commands.command(name="buy", description="Advanced rules: buy a DNA tile and use it now")
@@ -239,12 +245,13 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
 
                 wanted = tile.strip().lower()
                 tid = next((x for x in TILES
-                            if wanted in (x, tile_name(x, self.lang).lower())), wanted)
+                            if wanted in (x, tile_name(x, reader_lang(interaction)).lower())),
+                           wanted)
                 matches = [a for a in self._legal(interaction)[1]
                            if a["type"] == "buy" and a["tile"] == tid]
                 if len(matches) > 1:
                     raise HostError("bad_option", detail=t("cubosaurs.bot.choose_from_list",
-                                                           self.lang))
+                                                           reader_lang(interaction)))
                 # a tile that needs no choice, or the engine's reason why it cannot be bought
                 action = matches[0] if matches else {"type": "buy", "tile": tid}
             await self._do(interaction, action)
@@ -287,7 +294,7 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
     async def rules(self, interaction: discord.Interaction, topic: str) -> None:
         from engine.cubosaurs.data import TILES, rules_data, tile
 
-        lang = self.lang
+        lang = reader_lang(interaction)
         kind, _, name = topic.strip().lower().partition(":")
         if not name:  # typed without the autocomplete: "turn", "steal", "Swap 1 card"
             name = next((x for x in TILES if kind in (x, tile_name(x, lang).lower())), kind)
@@ -315,7 +322,7 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
     async def _rules_topic(self, interaction: discord.Interaction, current: str):
         from engine.cubosaurs.data import TILES
 
-        lang = self.lang
+        lang = reader_lang(interaction)
         topics = [(f"rule:{x}", t(f"cubosaurs.rules.{x}_title", lang)) for x in TOPICS]
         topics += [(f"tile:{x}", tile_name(x, lang)) for x in TILES]
         return [app_commands.Choice(name=label, value=value) for value, label in topics

@@ -9,6 +9,7 @@ from cogs.common import (
     decode_action,
     encode_action,
     quiet_autocomplete,
+    reader_lang,
     refusal,
     send_ephemeral,
 )
@@ -217,10 +218,11 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
             return []
         auction = game.state.auction
         names = game.names()
+        lang = reader_lang(interaction)
         out = []
         for slot, gene in enumerate(auction["genes"]):
             held = auction["bids"][slot]
-            label = f"{slot}: {gene_name(gene, self.lang)}"
+            label = f"{slot}: {gene_name(gene, lang)}"
             label += f" — {names[held[0]]} {held[1]}" if held else " — 0"
             if current.lower() in label.lower():
                 out.append(app_commands.Choice(name=label, value=str(slot)))
@@ -256,7 +258,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
                             if seat is not None and game.status == "active" else [])
                 if a["type"] == "play" and a["card"] == card]
         if len(ways) > 1:
-            raise HostError("choose_target", card=card_name(card, self.lang))
+            raise HostError("choose_target", card=card_name(card, reader_lang(interaction)))
         return ways[0] if ways else {"type": "play", "card": card}
 
     @play.autocomplete("card")
@@ -273,8 +275,9 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         async with self.refusing(interaction):
             self._game(interaction)
             await self.host.set_autopass(interaction.channel_id, interaction.user.id, mode)
-            await send_ephemeral(interaction, t("bot.autopass_set", self.lang,
-                                                mode=t(f"bot.autopass.{mode}", self.lang)))
+            lang = reader_lang(interaction)
+            await send_ephemeral(interaction, t("bot.autopass_set", lang,
+                                                mode=t(f"bot.autopass.{mode}", lang)))
 
     # --- information ------------------------------------------------------------------------
 
@@ -285,7 +288,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
             await self.show_hand(interaction, game.id)
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
-        lang = self.lang
+        lang = reader_lang(interaction)
         game = self.host.game_in(interaction.channel_id)
         try:
             if game is None or game.id != game_id:
@@ -323,7 +326,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
     @app_commands.command(name="rules", description="Read a rule: a phase, a gene or a card")
     @app_commands.describe(topic="phase, gene or card")
     async def rules(self, interaction: discord.Interaction, topic: str) -> None:
-        lang = self.lang
+        lang = reader_lang(interaction)
         kind, _, name = topic.partition(":")
         if kind == "phase" and name in PHASES:
             title, text = t(f"evo.phase.{name}", lang), t(f"evo.rules.phase.{name}", lang)
@@ -341,7 +344,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
     @quiet_autocomplete
     async def _rules_topic(self, interaction: discord.Interaction, current: str):
         return [app_commands.Choice(name=label, value=value)
-                for value, label in _topics(self.lang)
+                for value, label in _topics(reader_lang(interaction))
                 if current.lower() in label.lower()][:MAX_CHOICES]
 
 

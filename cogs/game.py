@@ -24,10 +24,11 @@ from cogs.common import (
     NO_MENTIONS,
     can_manage,
     encode_action,
-    lang_of,
     quiet_autocomplete,
+    reader_lang,
     refusal,
     send_ephemeral,
+    table_lang,
 )
 from engine import IllegalAction
 from host import HostError, LiveGame
@@ -43,20 +44,12 @@ class GameCog(commands.GroupCog):
 
     def __init__(self, bot) -> None:
         self.bot = bot
-        self._boards: dict[int, tuple[int, bytes]] = {}  # game id -> (seq, PNG)
+        self._boards: dict[tuple[int, str], tuple[int, bytes]] = {}  # (game, lang) -> (seq, PNG)
         super().__init__()
 
     @property
     def host(self):
         return self.bot.host
-
-    @property
-    def lang(self) -> str:
-        return lang_of(self.bot)
-
-    @property
-    def title(self) -> str:
-        return t(f"{self.kind}.name", self.lang)
 
     # --- hooks ------------------------------------------------------------------------------
 
@@ -67,7 +60,7 @@ class GameCog(commands.GroupCog):
         return []
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
-        await send_ephemeral(interaction, t("bot.hand_empty", self.lang))
+        await send_ephemeral(interaction, t("bot.hand_empty", reader_lang(interaction)))
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -76,7 +69,7 @@ class GameCog(commands.GroupCog):
         if game is None:
             raise HostError("no_game")
         if game.kind != self.kind:
-            raise HostError("wrong_game", game=t(f"{game.kind}.name", self.lang),
+            raise HostError("wrong_game", game=t(f"{game.kind}.name", reader_lang(interaction)),
                             command=f"/{game.kind}")
         return game
 
@@ -98,10 +91,11 @@ class GameCog(commands.GroupCog):
         if game is None:
             return []
         names = game.names()
+        lang = reader_lang(interaction)
         out = []
         for a in legal:
             if a["type"] == action_type:
-                text = label(a, names, self.lang)
+                text = label(a, names, lang)
                 if current.lower() in text.lower():
                     out.append(app_commands.Choice(name=text[:100], value=encode_action(a)))
         return out[:MAX_CHOICES]
@@ -109,25 +103,27 @@ class GameCog(commands.GroupCog):
     async def _do(self, interaction: discord.Interaction, action: dict) -> None:
         """Slash-command path: acknowledge at once, apply, then confirm or explain."""
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = reader_lang(interaction)
         game = self.host.game_in(interaction.channel_id)
         try:
             game = self._game(interaction)
             await self.host.act(interaction.channel_id, interaction.user.id, action)
         except (HostError, IllegalAction) as exc:
-            await interaction.followup.send(refusal(exc, self.lang, game), ephemeral=True)
+            await interaction.followup.send(refusal(exc, lang, game), ephemeral=True)
             return
-        await interaction.followup.send(t("bot.ok", self.lang), ephemeral=True)
+        await interaction.followup.send(t("bot.ok", lang), ephemeral=True)
 
     async def press(self, interaction: discord.Interaction, game_id: int, seq: int | None,
                     action: dict, seat: int | None = None) -> None:
         """Button/menu path: the press applies only at the position it was drawn for."""
         from cogs.table import refuse_stale
 
+        lang = reader_lang(interaction)
         game = self.host.game_in(interaction.channel_id)
         if game is not None and game.id == game_id and game.status == "active" \
                 and game.seat_of(interaction.user.id) is not None \
                 and seq != game.key_for(game.seat_of(interaction.user.id)):
-            await refuse_stale(interaction, game, self.lang)
+            await refuse_stale(interaction, game, lang)
             return
         await interaction.response.defer()
         try:
@@ -141,9 +137,9 @@ class GameCog(commands.GroupCog):
         except (HostError, IllegalAction) as exc:
             if isinstance(exc, HostError) and exc.code == "stale_game" and game is not None \
                     and self.host.game_in(interaction.channel_id) is game:
-                await refuse_stale(interaction, game, self.lang)
+                await refuse_stale(interaction, game, lang)
                 return
-            await interaction.followup.send(refusal(exc, self.lang, game), ephemeral=True)
+            await interaction.followup.send(refusal(exc, lang, game), ephemeral=True)
 
     @asynccontextmanager
     async def refusing(self, interaction: discord.Interaction):
@@ -153,7 +149,7 @@ class GameCog(commands.GroupCog):
             yield
         except (HostError, IllegalAction) as exc:
             await send_ephemeral(interaction, refusal(
-                exc, self.lang, self.host.game_in(interaction.channel_id)))
+                exc, reader_lang(interaction), self.host.game_in(interaction.channel_id)))
 
     async def open_lobby(self, interaction: discord.Interaction, options: dict,
                          timer: float | None, thread: bool) -> None:
@@ -168,7 +164,7 @@ class GameCog(commands.GroupCog):
             game = self._game(interaction)
             await self.host.join(interaction.channel_id, interaction.user.id,
                                  interaction.user.display_name)
-            await send_ephemeral(interaction, t("bot.ok", self.lang))
+            await send_ephemeral(interaction, t("bot.ok", reader_lang(interaction)))
             await self.bot.get_cog("Lobby").refresh(game)
 
     @app_commands.command(name="ai", description="Add an AI player to this channel's lobby")
@@ -179,7 +175,7 @@ class GameCog(commands.GroupCog):
         async with self.refusing(interaction):
             game = self._game(interaction)
             await self.host.add_ai(interaction.channel_id, interaction.user.id, level)
-            await send_ephemeral(interaction, t("bot.ok", self.lang))
+            await send_ephemeral(interaction, t("bot.ok", reader_lang(interaction)))
             await self.bot.get_cog("Lobby").refresh(game)
 
     @app_commands.command(name="start", description="Start this channel's game (creator or managers)")
@@ -189,7 +185,7 @@ class GameCog(commands.GroupCog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.host.start_game(interaction.channel_id, interaction.user.id,
                                        can_manage(interaction))
-            await send_ephemeral(interaction, t("bot.ok", self.lang))
+            await send_ephemeral(interaction, t("bot.ok", reader_lang(interaction)))
             await self.bot.get_cog("Lobby").refresh(game, started=True)
 
     @app_commands.command(name="remove", description="Remove a player or an AI seat from the lobby")
@@ -200,7 +196,7 @@ class GameCog(commands.GroupCog):
             seat = self._seat_named(game, player)
             await self.host.remove_seat(interaction.channel_id, interaction.user.id, seat,
                                         can_manage(interaction))
-            await send_ephemeral(interaction, t("bot.ok", self.lang))
+            await send_ephemeral(interaction, t("bot.ok", reader_lang(interaction)))
             await self.bot.get_cog("Lobby").refresh(game)
 
     @staticmethod
@@ -234,8 +230,9 @@ class GameCog(commands.GroupCog):
             self._game(interaction)
             game = await self.host.cancel(interaction.channel_id, interaction.user.id,
                                           can_manage(interaction))
-            await self.bot.listener.close_table(game, t("bot.lobby_cancelled", self.lang))
-            await interaction.response.send_message(t("bot.lobby_cancelled", self.lang))
+            said = t("bot.lobby_cancelled", table_lang(self.bot, game))  # public: the table's
+            await self.bot.listener.close_table(game, said)
+            await interaction.response.send_message(said)
 
     @app_commands.command(name="leave", description="Leave the game (an AI takes your seat)")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -244,10 +241,11 @@ class GameCog(commands.GroupCog):
             name = interaction.user.display_name
             await self.host.leave_game(interaction.channel_id, interaction.user.id)
             if game.status == "active":
-                await interaction.response.send_message(
-                    t("bot.ai_took_over", self.lang, player=name), allowed_mentions=NO_MENTIONS)
+                await interaction.response.send_message(  # public: in the table's language
+                    t("bot.ai_took_over", table_lang(self.bot, game), player=name),
+                    allowed_mentions=NO_MENTIONS)
             else:
-                await send_ephemeral(interaction, t("bot.ok", self.lang))
+                await send_ephemeral(interaction, t("bot.ok", reader_lang(interaction)))
 
     # --- information (every game) -----------------------------------------------------------
 
@@ -258,12 +256,13 @@ class GameCog(commands.GroupCog):
             if game.status != "active":
                 raise HostError("not_started")
             await interaction.response.defer(ephemeral=True, thinking=True)
-            cached = self._boards.get(game.id)
+            lang = reader_lang(interaction)  # a private board: in the reader's language
+            cached = self._boards.get((game.id, lang))
             if cached is None or cached[0] != game.seq:
-                # one drawing per game position, however many players ask for it
+                # one drawing per game position and language, however many players ask
                 png = await asyncio.to_thread(render, game.kind,
-                                              game.rules.view(game.state, None), self.lang)
-                cached = self._boards[game.id] = (game.seq, png)
+                                              game.rules.view(game.state, None), lang)
+                cached = self._boards[game.id, lang] = (game.seq, png)
             await interaction.followup.send(
                 file=discord.File(io.BytesIO(cached[1]), "board.png"), ephemeral=True)
 
@@ -273,18 +272,20 @@ class GameCog(commands.GroupCog):
             game = self._game(interaction)
             if game.status != "active":
                 raise HostError("not_started")
-            lines = self.status_lines(game, game.rules.view(game.state, None), self.lang)
+            lang = reader_lang(interaction)
+            lines = self.status_lines(game, game.rules.view(game.state, None), lang)
             awaiting = [game.seats[p]["name"] for p in game.awaiting()]
-            lines.append(t("bot.status_awaiting", self.lang,
-                           players=", ".join(awaiting) or t("bot.status_nobody", self.lang)))
+            lines.append(t("bot.status_awaiting", lang,
+                           players=", ".join(awaiting) or t("bot.status_nobody", lang)))
             await send_ephemeral(interaction, "\n".join(lines)[:2000])
 
     @app_commands.command(name="log", description="Recent events of this game (only you)")
     async def log(self, interaction: discord.Interaction) -> None:
         async with self.refusing(interaction):
             game = self._game(interaction)
-            lines = [x for x in (describe(game.kind, e, game.names(), self.lang)
+            lang = reader_lang(interaction)
+            lines = [x for x in (describe(game.kind, e, game.names(), lang)
                                  for e in game.lobby.get("log", [])) if x]
-            text = "\n".join(lines[-25:]) or t("bot.log_empty", self.lang)
-            title = t("bot.log_title", self.lang)
+            text = "\n".join(lines[-25:]) or t("bot.log_empty", lang)
+            title = t("bot.log_title", lang)
             await send_ephemeral(interaction, f"**{title}**\n{text}"[:2000])

@@ -10,10 +10,12 @@ from cogs.common import (
     LoadsGame,
     answers_failures,
     can_manage,
-    lang_of,
+    reader_lang,
     refusal,
     safe_name,
     send_ephemeral,
+    server_lang,
+    table_lang,
 )
 from engine import IllegalAction
 from host import HostError, LiveGame
@@ -55,7 +57,7 @@ class LobbyButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item, match):
-        return cls(int(match["game"]), match["verb"], lang_of(interaction.client))
+        return cls(int(match["game"]), match["verb"])  # the label is not drawn again
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -79,7 +81,7 @@ class Lobby(commands.Cog):
 
     async def open(self, interaction: discord.Interaction, kind: str, options: dict,
                    timer: float | None, in_thread: bool) -> None:
-        lang = lang_of(self.bot)
+        lang = server_lang(self.bot, interaction.guild_id, interaction.guild_locale)  # public
         channel = interaction.channel
         if in_thread and isinstance(channel, discord.TextChannel):
             channel = await channel.create_thread(
@@ -91,12 +93,12 @@ class Lobby(commands.Cog):
         message = await channel.send(embed=lobby_embed(game, lang), view=lobby_view(game, lang),
                                      allowed_mentions=NO_MENTIONS)
         game.lobby["messages"]["lobby"] = message.id
-        await send_ephemeral(interaction, t("bot.lobby_opened", lang)
+        await send_ephemeral(interaction, t("bot.lobby_opened", reader_lang(interaction))
                              + (f" {channel.mention}" if channel != interaction.channel else ""))
 
     async def refresh(self, game: LiveGame, *, started: bool = False) -> None:
         """Bring the lobby message up to date after a slash command changed the lobby."""
-        lang = lang_of(self.bot)
+        lang = table_lang(self.bot, game)
         message_id = game.lobby.get("messages", {}).get("lobby")
         channel = self.bot.get_channel(int(game.channel_id))
         if not message_id or channel is None:
@@ -114,7 +116,6 @@ class Lobby(commands.Cog):
             pass  # the lobby message was deleted: the slash command's reply is enough
 
     async def press(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
-        lang = lang_of(self.bot)
         game = self.host.game_in(interaction.channel_id)
         try:
             if game is None or game.id != game_id:
@@ -129,18 +130,20 @@ class Lobby(commands.Cog):
             elif verb == "cancel":
                 await self.host.cancel(interaction.channel_id, user.id, can_manage(interaction))
                 await interaction.response.edit_message(
-                    content=t("bot.lobby_cancelled", lang), view=None)
+                    content=t("bot.lobby_cancelled", table_lang(self.bot, game)), view=None)
                 return
             elif verb == "start":
                 await self.host.start_game(interaction.channel_id, user.id,
                                            can_manage(interaction))
+                lang = table_lang(self.bot, game)
                 await interaction.response.edit_message(
                     content=t("bot.lobby_started", lang), embed=lobby_embed(game, lang),
                     view=None)
                 return
         except (HostError, IllegalAction) as exc:
-            await send_ephemeral(interaction, refusal(exc, lang, game))
+            await send_ephemeral(interaction, refusal(exc, reader_lang(interaction), game))
             return
+        lang = table_lang(self.bot, game)  # the lobby message is public
         await interaction.response.edit_message(embed=lobby_embed(game, lang),
                                                 view=lobby_view(game, lang))
 

@@ -15,9 +15,16 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from cogs.common import decode_action, encode_action, quiet_autocomplete, send_ephemeral
+from cogs.common import (
+    decode_action,
+    encode_action,
+    quiet_autocomplete,
+    reader_lang,
+    send_ephemeral,
+)
 from cogs.game import MAX_CHOICES, GameCog
 from cogs.table import ActButton, ActSelect
+from cogs.translator import slash
 from host import HostError, LiveGame
 from messages import resolve, t
 from messages.mutations import action_label, species_ref, trait_name
@@ -29,7 +36,8 @@ OWED = ("redirect", "eat", "scavenge", "lose")
 
 def _hint(game: LiveGame, command: str, lang: str) -> discord.ui.Button:
     """A greyed button saying which slash command lists every choice of a full menu."""
-    return discord.ui.Button(label=t("mutations.bot.btn_more", lang, command=command)[:80],
+    text = t("mutations.bot.btn_more", lang, command=slash(f"mutations {command}", lang))
+    return discord.ui.Button(label=text[:80],
                              style=discord.ButtonStyle.secondary, disabled=True,
                              custom_id=f"dw:m:{game.id}:{game.seq}:{command}")
 
@@ -151,15 +159,16 @@ class Mutations(GameCog, group_name="mutations",
             return []
         view = game.rules.view(game.state, None)
         names = game.names()
+        lang = reader_lang(interaction)
         out = []
         for a in legal:
             if a["type"] in types and (use is None or a.get("use") == use):
-                label = action_label(a, view, names, self.lang)
+                label = action_label(a, view, names, lang)
                 if current.lower() in label.lower():
                     out.append(app_commands.Choice(name=label[:100], value=encode_action(a)))
         return out[:MAX_CHOICES]
 
-    def _action(self, text: str, types, build=None) -> dict:
+    def _action(self, interaction: discord.Interaction, text: str, types, build=None) -> dict:
         """The action a command option names: the autocomplete's JSON, or (when ``build`` is
         given) a typed number such as ``12`` or ``#12``."""
         text = text.strip()
@@ -171,12 +180,13 @@ class Mutations(GameCog, group_name="mutations",
         number = text.lstrip("#")
         if build is not None and number.isdigit() and len(number) < 10:
             return build(int(number))
-        raise HostError("bad_option", detail=t("mutations.bot.choose_from_list", self.lang))
+        raise HostError("bad_option", detail=t("mutations.bot.choose_from_list",
+                                               reader_lang(interaction)))
 
     async def _develop(self, interaction: discord.Interaction, use: str, species: str) -> None:
         async with self.refusing(interaction):
             self._game(interaction)
-            action = self._action(species, ("develop",),
+            action = self._action(interaction, species, ("develop",),
                                   lambda sid: {"type": "develop", "use": use, "species": sid})
             await self._do(interaction, action)
 
@@ -234,7 +244,7 @@ class Mutations(GameCog, group_name="mutations",
     async def token(self, interaction: discord.Interaction, play: str) -> None:
         async with self.refusing(interaction):
             self._game(interaction)
-            await self._do(interaction, self._action(play, TOKENS))
+            await self._do(interaction, self._action(interaction, play, TOKENS))
 
     @token.autocomplete("play")
     @quiet_autocomplete
@@ -246,7 +256,7 @@ class Mutations(GameCog, group_name="mutations",
     async def attack(self, interaction: discord.Interaction, play: str) -> None:
         async with self.refusing(interaction):
             self._game(interaction)
-            await self._do(interaction, self._action(play, ("attack",)))
+            await self._do(interaction, self._action(interaction, play, ("attack",)))
 
     @attack.autocomplete("play")
     @quiet_autocomplete
@@ -273,7 +283,7 @@ class Mutations(GameCog, group_name="mutations",
                     (pend or {}).get("kind"), "eat")
                 return {"type": kind, "animal": number}
 
-            await self._do(interaction, self._action(option, OWED, build))
+            await self._do(interaction, self._action(interaction, option, OWED, build))
 
     @choose.autocomplete("option")
     @quiet_autocomplete
@@ -287,7 +297,7 @@ class Mutations(GameCog, group_name="mutations",
     async def rules(self, interaction: discord.Interaction, topic: str) -> None:
         from engine.mutations.data import TRAITS, trait
 
-        lang = self.lang
+        lang = reader_lang(interaction)
         kind, _, name = topic.strip().lower().partition(":")
         if not name:  # typed without the autocomplete: "feeding", "carnivore", "Carnivoro"
             wanted = topic.strip()
@@ -322,7 +332,7 @@ class Mutations(GameCog, group_name="mutations",
     async def _rules_topic(self, interaction: discord.Interaction, current: str):
         from engine.mutations.data import TRAITS
 
-        lang = self.lang
+        lang = reader_lang(interaction)
         topics = [(f"rule:{x}", t(f"mutations.rules.{x}_title", lang)) for x in TOPICS]
         topics += [(f"trait:{x}", trait_name(x, lang)) for x in TRAITS]
         return [app_commands.Choice(name=label, value=value) for value, label in topics

@@ -35,11 +35,13 @@ from cogs.common import (
     clip,
     decode_action,
     encode_action,
-    lang_of,
+    reader_lang,
     refusal,
     render_file,
     safe_name,
     send_ephemeral,
+    server_lang,
+    table_lang,
 )
 from host import HostError, LiveGame, Outcome
 from messages import describe, t
@@ -127,7 +129,7 @@ async def game_cog(interaction: discord.Interaction, game_id: int):
     game = interaction.client.host.game_in(interaction.channel_id)
     if game is None or game.id != game_id:
         await send_ephemeral(interaction, refusal(HostError("stale_game"),
-                                                  lang_of(interaction.client)))
+                                                  reader_lang(interaction)))
         return None
     return interaction.client.game_cog(game.kind)
 
@@ -192,7 +194,7 @@ class ActSelect(LoadsGame, discord.ui.DynamicItem[discord.ui.Select],
             try:
                 action = decode_action(self.item.values[0])
             except HostError as exc:
-                await send_ephemeral(interaction, refusal(exc, cog.lang))
+                await send_ephemeral(interaction, refusal(exc, reader_lang(interaction)))
                 return
             await cog.press(interaction, self.game_id, self.seq, action, seat=self.seat)
 
@@ -208,7 +210,7 @@ class HandButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button], template=
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), lang_of(interaction.client))
+        return cls(int(match["game"]))  # the label is not drawn again
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -312,6 +314,7 @@ class Table:
     game_id: int
     channel_id: int
     kind: str
+    lang: str  # the table's language (its text and images)
     live_id: int | None = None
     phase: str | None = None
     header: str = ""
@@ -344,10 +347,6 @@ class TableListener:
         self._unsent_broken: list[tuple[int, str]] = []  # set aside before the bot was ready
         self._nudge_ids = 0
 
-    @property
-    def lang(self) -> str:
-        return lang_of(self.bot)
-
     def _header(self, game: LiveGame, lang: str) -> str:
         if game.status != "active":
             return f"**{t(f'{game.kind}.name', lang)}**"
@@ -366,10 +365,10 @@ class TableListener:
         ``nudge_delay`` seconds later. Nobody is mentioned for a card window: being asked
         there must look the same for every hand."""
         game = outcome.game
-        lang = self.lang
+        lang = table_lang(self.bot, game)
         table = self.tables.get(game.id)
         if table is None:
-            table = self.tables[game.id] = Table(game.id, int(game.channel_id), game.kind)
+            table = self.tables[game.id] = Table(game.id, int(game.channel_id), game.kind, lang)
         phase = game.rules.phase_name(game.state) if game.state is not None else None
         if phase != table.phase or outcome.snapshots:
             table.phase = phase
@@ -485,7 +484,7 @@ class TableListener:
                 images = table.images
                 ping = [u for u in dict.fromkeys(table.ping) if u in table.awaited]
                 table.images, table.ping, table.repost = [], [], False
-                files = [await render_file(table.kind, v, self.lang,
+                files = [await render_file(table.kind, v, table.lang,
                                            f"{table.kind}-{table.game_id}-{i}-{phase}.png")
                          for i, (phase, v) in enumerate(images)]
                 kwargs = {"allowed_mentions": discord.AllowedMentions(
@@ -541,7 +540,7 @@ class TableListener:
         channel = self.bot.get_channel(int(game.channel_id))
         if channel is None:
             return
-        text = t("bot.saving_failed", self.lang)
+        text = t("bot.saving_failed", table_lang(self.bot, game))
         await self.write(int(game.channel_id), lambda: channel.send(
             text, allowed_mentions=NO_MENTIONS))
 
@@ -552,11 +551,12 @@ class TableListener:
             await self._broken_notice(game_id, channel_id)
 
     async def _broken_notice(self, game_id: int, channel_id: str) -> None:
-        lang = self.lang
         try:
             channel = self.bot.get_channel(int(channel_id))
             if channel is None:
                 channel = await self.bot.fetch_channel(int(channel_id))
+            guild = getattr(channel, "guild", None)  # the game's own language is in its row
+            lang = server_lang(self.bot, guild.id if guild is not None else None)
             await self.write(int(channel_id), lambda: channel.send(
                 t("bot.game_broken", lang, game=game_id), allowed_mentions=NO_MENTIONS))
         except Exception:

@@ -4,6 +4,7 @@ carries them."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 import pytest
@@ -85,6 +86,19 @@ async def test_localizations_of_shared_commands_come_from_the_shared_wording(tre
     assert slash("evo new", "it") == "/evo " + catalogue("it")["game.cmd.new.name"]
     assert slash("mutations choose", "fr") == "/mutations choisir"
     assert slash("evo new", "en") == "/evo new"
+
+
+@pytest.mark.parametrize("lang", languages())
+async def test_sentences_name_commands_as_their_readers_type_them(tree, lang):
+    subcommands = defaultdict(set)  # root -> its subcommands' names in this language
+    for entry in entries(tree):
+        if entry.what == "name" and entry.parent.count(".") == 1:  # parent: "<root>.cmd"
+            subcommands[entry.parent.split(".")[0]].add(lookup(entry.key, lang))
+    roots = "|".join(subcommands)
+    named = re.compile(rf"/({roots}) ([\w-]+)")
+    wrong = [(key, m[0]) for key, text in catalogue(lang).items()
+             for m in named.finditer(text) if m[2] not in subcommands[m[1]]]
+    assert wrong == []
 
 
 def _walk(node: dict, path: str = ""):

@@ -333,4 +333,4 @@ async def test_board_is_private_and_drawn_once_per_position(simcord_env):
         files = [a for m in ([r.response] if r.response else []) + r.followups
                  for a in m.attachments]
         assert [a.filename for a in files] == ["board.png"]
-    assert cog._boards[game.id][0] == game.seq  # one drawing served both
+    assert cog._boards[game.id, "en"][0] == game.seq  # one drawing served both
