@@ -60,8 +60,7 @@ hidden card: hand cards, face-down traits, drawn cards or the bags' contents)
   EVENT or null}
 - ``round_start`` round, first, last (bool: the last round)
 - ``wildfire_plants`` count, wh (plants a Wildfire set aside reach the Watering Hole)
-- ``new_species`` player, species, side, reason ("deal" | "played"); with "played" also trait
-  (the card discarded)
+- ``new_species`` player, species, side, reason ("deal" | "played")
 - ``deal`` counts (per player), deck, last
 - ``deck_out`` refill ("set_aside" | "discard" | null), deck, last, final_next (the draw deck
   ran out: this round (at the Deal) or the next one (at an extinction) is the last)
@@ -70,7 +69,7 @@ hidden card: hand cards, face-down traits, drawn cards or the bags' contents)
 - ``food_cards`` count (every food card is down)
 - ``play_start`` quick, awaiting; ``play_turn`` player (normal game)
 - ``trait`` player, species (a card placed face down; normal game)
-- ``grow`` player, species, what, value, trait (the card discarded)
+- ``grow`` player, species, what, value
 - ``remove`` player, species, trait, fat (food moved from Fat Tissue to the bag)
 - ``returned`` player, count (cards put back so far; normal game)
 - ``done`` player, returned (cards exchanged), forced (bool: nothing to do)

@@ -467,7 +467,8 @@ def attack_actions(s: ClimateState, p: int, ai: int, a: dict) -> tuple[list[dict
 
 def _negate_useful(s: ClimateState, p: int, a: dict) -> list[str]:
     """The traits ``p`` may cancel with Intelligence for carnivore ``a``'s next attack: those
-    blocking or costing one of its possible attacks, and Scavengers in play."""
+    blocking (either of Hard Shell and Cooling Frills when they make the target too big) or
+    costing (Horns, Mud Wallowing) one of its possible attacks, and Scavengers in play."""
     neg = _negated(s, a["id"])
     useful: set[str] = set()
     for q in range(s.n):
@@ -475,16 +476,16 @@ def _negate_useful(s: ClimateState, p: int, a: dict) -> list[str]:
         for ti, t in enumerate(row):
             if t is a:
                 continue
+            up = face_up(t)
+            if "scavenger" in up:
+                useful.add("scavenger")
             b = blockers(s, p, a, q, ti, neg)
             if b is None:
                 continue
             useful.update(b)
-            up = face_up(t)
-            for x in ("horns", "mud_wallowing"):
-                if x in up:
-                    useful.add(x)
-            if "scavenger" in up:
-                useful.add("scavenger")
+            if "hard_shell" in b or "cooling_frills" in b:
+                useful.update(x for x in ("hard_shell", "cooling_frills") if x in up)
+            useful.update(x for x in ("horns", "mud_wallowing") if x in up)
     return sorted(useful - neg)
 
 
@@ -733,7 +734,7 @@ def _act_species(s: ClimateState, p: int, action: dict, events: list) -> None:
     sp = _new_species(s, p, side)
     if _public(s):
         events.append({"type": "new_species", "player": p, "species": sp["id"], "side": side,
-                       "reason": "played", "trait": TRAIT_OF[c]})
+                       "reason": "played"})
 
 
 def _act_grow(s: ClimateState, p: int, action: dict, events: list) -> None:
@@ -752,7 +753,7 @@ def _act_grow(s: ClimateState, p: int, action: dict, events: list) -> None:
     sp[what] += 1
     if _public(s):
         events.append({"type": "grow", "player": p, "species": sp["id"], "what": what,
-                       "value": sp[what], "trait": TRAIT_OF[c]})
+                       "value": sp[what]})
 
 
 def _act_remove(s: ClimateState, p: int, action: dict, events: list) -> None:
@@ -791,7 +792,7 @@ def _exchange(s: ClimateState, p: int) -> int:
     back = s.back[p]
     k = len(back)
     if k:
-        s.deck[:0] = reversed(back)  # the first card put back lies lowest
+        s.deck[:0] = reversed(back)  # one by one under the deck: the last lies lowest
         s.back[p] = []
         for _ in range(k):
             s.hands[p].append(s.deck.pop())
