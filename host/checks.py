@@ -63,6 +63,12 @@ def check_lobby(lobby: Any, status: str, state: Any, rules) -> None:
     if "timer" in lobby and lobby["timer"] is not None and not (
             _is_number(lobby["timer"]) and lobby["timer"] >= 0):
         _fail("the turn timer is not a number of seconds")
+    if "ai_delay" in lobby and not (_is_number(lobby["ai_delay"]) and lobby["ai_delay"] >= 0):
+        _fail("the AI delay is not a number of seconds")
+    if "ai_level" in lobby and lobby["ai_level"] not in LEVELS:
+        _fail(f"unknown AI level {lobby['ai_level']!r}")
+    if "lang" in lobby and not isinstance(lobby["lang"], str):
+        _fail("the table language is not a text")
     if not isinstance(lobby.get("messages", {}), dict):
         _fail("the lobby's message ids are not an object")
     if not isinstance(lobby.get("log", []), list):

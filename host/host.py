@@ -16,13 +16,15 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engine import CorruptState, IllegalAction, Seat, get_game
 from engine.ai import ai_action
 from engine.core import decision_key, step_key
 from host.checks import CorruptLobby, check_lobby
+from host.errors import HostError
+from host.settings import ServerSettings, check_setting
 from store import ChannelBusy, CorruptRow, StaleWrite, StoreError
 
 log = logging.getLogger("darwin.host")
@@ -38,15 +40,6 @@ IDLE_AFTER = 1800.0  # a game nobody used for this long, with nothing armed, lea
 # same whatever they hold; "playable" = only when nothing in their hand is playable there
 # (quicker, but the wait shows that they could play); "off" = never, they are always awaited.
 AUTOPASS_MODES = ("always", "playable", "off")
-
-
-class HostError(Exception):
-    """A refusal by the host (not the rules): ``code`` + ``params`` for the catalogue."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(f"{code} {params}" if params else code)
-        self.code = code
-        self.params = params
 
 
 class Clock(Protocol):
@@ -211,6 +204,8 @@ class GameHost:
         self._closed = False
         self._loading = asyncio.Lock()  # one load at a time: a game is never loaded twice
         self._sweeper = None
+        self._settings: dict[str, ServerSettings] = {}  # guild id -> its settings, once read
+        self._settings_lock = asyncio.Lock()  # one settings change at a time
 
     # --- start and stop -------------------------------------------------------------------
 
@@ -331,6 +326,38 @@ class GameHost:
             task.cancel()
         self._tasks.clear()
 
+    # --- server settings ----------------------------------------------------------------------
+
+    async def server_settings(self, guild_id) -> ServerSettings:
+        """A server's settings: read from the store once, then kept in memory."""
+        if guild_id is None:
+            return ServerSettings()
+        guild_id = str(guild_id)
+        settings = self._settings.get(guild_id)
+        if settings is None:
+            try:
+                stored = await self.store.guild_settings(guild_id)
+            except StoreError as exc:
+                log.error("could not read the settings of server %s: %s", guild_id, exc)
+                raise HostError("storage_failed") from exc
+            settings = self._settings.setdefault(guild_id, ServerSettings(**stored))
+        return settings
+
+    def cached_settings(self, guild_id) -> ServerSettings:
+        """A server's settings as last read (the defaults if they were never read)."""
+        return self._settings.get(str(guild_id), ServerSettings())
+
+    async def change_settings(self, guild_id, **changes) -> ServerSettings:
+        """Check and store some of a server's settings (None: back to the default); they apply
+        to the games created afterwards. HostError (one sentence's code) for a bad value."""
+        checked = {name: check_setting(name, value) for name, value in changes.items()}
+        async with self._settings_lock:
+            settings = replace(await self.server_settings(guild_id), **checked)
+            await self._stored(self.store.save_guild_settings(
+                str(guild_id), settings.stored(), self.clock.now()))
+            self._settings[str(guild_id)] = settings
+        return settings
+
     # --- lobby ------------------------------------------------------------------------------
 
     def game_in(self, channel_id) -> LiveGame | None:
@@ -349,16 +376,24 @@ class GameHost:
         channel_id = str(channel_id)
         if channel_id in self.games:
             raise HostError("channel_busy")
+        settings = await self.server_settings(guild_id)
+        if timer is None:
+            timer = self.default_timer if settings.turn_timer is None else settings.turn_timer
         lobby = {
             "creator": str(creator_id),
             "seats": [{"id": str(creator_id), "name": creator_name, "ai": False}],
-            "timer": self.default_timer if timer is None else float(timer),
+            "timer": float(timer),
             "lang": lang,
             "messages": {},
             "log": [],
             "min": rules.min_players,
             "max": rules.max_players,
         }
+        # the server's own choices, kept by the game whatever the server changes later
+        if settings.ai_delay is not None:
+            lobby["ai_delay"] = settings.ai_delay
+        if settings.ai_level is not None:
+            lobby["ai_level"] = settings.ai_level
         options = dict(options or {})
         try:
             game_id = await self.store.create_game(
@@ -414,7 +449,7 @@ class GameHost:
                 n += 1
             lobby = _edited(game.lobby)
             lobby["seats"].append({"id": f"ai:{n}", "name": f"AI {n}", "ai": True,
-                                   "level": level or self.ai_level})
+                                   "level": level or self._ai_level(game.lobby)})
             await self._write_lobby(game, lobby)
         return game
 
@@ -525,7 +560,7 @@ class GameHost:
                 raise HostError("not_a_player")
             lobby = _edited(game.lobby)
             lobby["seats"][seat]["ai"] = True
-            lobby["seats"][seat].setdefault("level", self.ai_level)
+            lobby["seats"][seat].setdefault("level", self._ai_level(lobby))
             await self._write_lobby(game, lobby, wake=True)
         self._schedule(game)
         return game
@@ -645,6 +680,13 @@ class GameHost:
 
     # --- AI seats and timers ----------------------------------------------------------------
 
+    def _ai_delay(self, lobby: dict) -> float:
+        """The seconds an AI seat of this game waits (its server's setting, else the bot's)."""
+        return float(lobby.get("ai_delay", self.ai_delay))
+
+    def _ai_level(self, lobby: dict) -> str:
+        return lobby.get("ai_level", self.ai_level)
+
     def _cancel_timers(self, game: LiveGame) -> None:
         for handle in game.timers:
             handle.cancel()
@@ -680,7 +722,8 @@ class GameHost:
         ai_seats = [p for p in awaiting if game.seats[p].get("ai")]
         if ai_seats:
             game.timers.append(self.clock.call_later(
-                self.ai_delay, lambda: self._spawn(self._ai_step(game, ai_seats[0], seq, False))))
+                self._ai_delay(game.lobby),
+                lambda: self._spawn(self._ai_step(game, ai_seats[0], seq, False))))
             return
         for seat in awaiting:
             if self._auto_passes(game, seat):
@@ -706,7 +749,7 @@ class GameHost:
         seats = lobby["seats"]
         now = self.clock.now()
         if any(seats[p].get("ai") for p in awaiting):
-            return now + self.ai_delay
+            return now + self._ai_delay(lobby)
         if any(_passes_for(rules, state, seats, p) for p in awaiting):
             return now + self.window_delay
         deadline = lobby.get("deadline")
@@ -764,7 +807,7 @@ class GameHost:
     async def _ai_step(self, game: LiveGame, seat: int, seq: int, timed_out: bool) -> None:
         if game.status != "active" or game.seq != seq or seat not in game.awaiting():
             return
-        level = game.seats[seat].get("level", self.ai_level)
+        level = game.seats[seat].get("level", self._ai_level(game.lobby))
         state = game.state
         action = await asyncio.to_thread(ai_action, game.rules, state, seat, level)
         try:

@@ -4,7 +4,7 @@ No discord here: the game host is the only user. See ``Store`` (store/db.py) for
 ``store/migrations/`` for the schema (numbered SQL files, applied forward at open).
 """
 
-from .db import Store
+from .db import SETTINGS, Store
 from .errors import (
     ChannelBusy,
     CorruptRow,
@@ -30,6 +30,7 @@ __all__ = [
     "Migration",
     "MigrationError",
     "ResultRow",
+    "SETTINGS",
     "SchemaTooNew",
     "StaleWrite",
     "Store",

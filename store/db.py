@@ -547,6 +547,25 @@ class Store:
 
         await self._write(body)
 
+    async def save_guild_settings(self, guild_id: int | str, settings: Mapping[str, Any],
+                                  now: float) -> None:
+        """Replace a server's settings (see SETTINGS; a missing or None one is the default)."""
+        guild = _snowflake(guild_id, "guild_id")
+        unknown = set(settings) - set(SETTINGS)
+        if unknown:
+            raise ValueError(f"unknown settings: {sorted(unknown)}")
+        values = [_setting(name, settings.get(name)) for name in SETTINGS]
+        at = _time(now)
+        columns = ", ".join(SETTINGS)
+        marks = ", ".join("?" for _ in SETTINGS)
+
+        async def body(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                f"INSERT OR REPLACE INTO guild_settings (guild_id, {columns}, updated_at) "
+                f"VALUES (?, {marks}, ?)", (guild, *values, at))
+
+        await self._write(body)
+
     # ------------------------------------------------------------------ reads
 
     async def live_games(self) -> list[GameRow]:
@@ -587,6 +606,16 @@ class Store:
             f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND {_LIVE_SQL}", (channel,))
         return GameRow(*rows[0]) if rows else None
 
+    async def guild_settings(self, guild_id: int | str) -> dict[str, Any]:
+        """A server's settings that are set ({} when none is): name -> value."""
+        guild = _snowflake(guild_id, "guild_id")
+        rows = await self._read(
+            f"SELECT {', '.join(SETTINGS)} FROM guild_settings WHERE guild_id = ?", (guild,))
+        if not rows:
+            return {}
+        return {name: bool(value) if name == "thread" else value
+                for name, value in zip(SETTINGS, rows[0], strict=True) if value is not None}
+
     async def actions(self, game_id: int, since_seq: int = 0) -> list[ActionRow]:
         """The game's actions with seq > since_seq, in order (CorruptRow if one is damaged)."""
         rows = await self._read(
@@ -609,6 +638,25 @@ class Store:
             "SELECT game_id, user_id, seat, name, rank, score, kind, finished_at FROM results "
             "WHERE user_id = ? ORDER BY finished_at DESC, game_id DESC", (user,))
         return [ResultRow(*r) for r in rows]
+
+
+SETTINGS = ("language", "turn_timer", "ai_delay", "ai_level", "thread", "manager_role")
+_SETTING_TYPES = {"language": str, "turn_timer": float, "ai_delay": float, "ai_level": str,
+                  "thread": bool, "manager_role": str}
+
+
+def _setting(name: str, value: Any) -> Any:
+    """A server setting as its column holds it (None: the default)."""
+    if value is None:
+        return None
+    kind = _SETTING_TYPES[name]
+    if kind is float and not isinstance(value, bool) and isinstance(value, (int, float)):
+        return float(value)
+    if kind is bool and isinstance(value, bool):
+        return int(value)
+    if kind is str and isinstance(value, str) and value:
+        return value
+    raise TypeError(f"setting {name} cannot be {value!r}")
 
 
 def _store_error(exc: Exception) -> Exception:
