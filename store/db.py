@@ -284,9 +284,12 @@ class Store:
 
     async def _write_batches(self) -> None:
         while self._urgent or self._queued:
+            # people's writes go in a batch of their own: a short transaction, not one filled
+            # up with queued AI steps
+            queue = self._urgent or self._queued
             batch = []
-            while len(batch) < MAX_BATCH and (self._urgent or self._queued):
-                batch.append((self._urgent or self._queued).popleft())
+            while len(batch) < MAX_BATCH and queue:
+                batch.append(queue.popleft())
             await self._commit_batch(batch)
 
     async def _commit_batch(self, batch: list) -> None:
