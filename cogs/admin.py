@@ -1,4 +1,11 @@
-"""Owner-only maintenance commands."""
+"""Administration: the bot owner's sync, and each server's settings (Manage Server).
+
+``/darwin settings show`` lists the settings with their defaults; ``/darwin settings set``
+changes one or more; ``/darwin settings reset`` gives one back its default. They apply to the
+games created afterwards (the host checks and stores them; a lobby records what it opened
+with). Discord shows ``/darwin`` only to members with Manage Server (a server may change that
+in its integration settings), and the commands check it again.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +13,49 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import reader_lang, send_ephemeral
-from messages import t
+from cogs.common import (
+    NO_MENTIONS,
+    quiet_autocomplete,
+    reader_lang,
+    refusal,
+    send_ephemeral,
+    server_lang,
+)
+from cogs.translator import lookup, slash
+from host import HostError, ServerSettings, format_duration
+from messages import languages, t
+
+LEVELS = ("fast", "strong", "random")  # in the order /<game> ai offers them
+SETTING_NAMES = {"language": "table language", "turn_timer": "turn timer",
+                 "ai_delay": "AI delay", "ai_level": "AI level", "thread": "thread",
+                 "manager_role": "managers' role"}
 
 
 async def _is_owner(interaction: discord.Interaction) -> bool:
     return await interaction.client.is_owner(interaction.user)
 
 
+def _check_manager(interaction: discord.Interaction) -> None:
+    """Settings belong to a server and to those who may manage it."""
+    if interaction.guild_id is None:
+        raise HostError("settings_need_server")
+    perms = interaction.permissions
+    if not (perms.manage_guild or perms.administrator):
+        raise HostError("need_manage_server")
+
+
+def language_name(lang: str) -> str:
+    return f"{t(f'bot.language.{lang}', lang)} ({lang})"
+
+
 class Admin(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    darwin = app_commands.Group(name="darwin", description="Darwin bot administration")
+    darwin = app_commands.Group(name="darwin", description="Darwin bot administration",
+                                default_permissions=discord.Permissions(manage_guild=True))
+    settings = app_commands.Group(name="settings", parent=darwin,
+                                  description="This server's settings for new games")
 
     @darwin.command(name="sync", description="Sync the slash commands now (bot owner only)")
     @app_commands.check(_is_owner)
@@ -27,6 +64,114 @@ class Admin(commands.Cog):
         synced = await self.bot.tree.sync()
         await send_ephemeral(interaction, t("bot.synced", reader_lang(interaction),
                                                   count=len(synced)))
+
+    # --- settings -------------------------------------------------------------------------------
+
+    def describe_settings(self, interaction: discord.Interaction, settings: ServerSettings,
+                          lang: str) -> str:
+        """Each setting with its value and, when the server changed it, its default."""
+        host = self.bot.host
+        yes_no = {True: t("bot.settings.yes", lang), False: t("bot.settings.no", lang)}
+
+        def timer(seconds: float) -> str:
+            return format_duration(seconds) if seconds else t("bot.settings.off", lang)
+
+        def role(role_id: str | None) -> str:
+            if role_id is None:
+                return t("bot.settings.no_role", lang)
+            if interaction.guild is None or interaction.guild.get_role(int(role_id)) is None:
+                return t("bot.settings.deleted_role", lang)
+            return f"<@&{role_id}>"
+
+        def level(name: str) -> str:
+            return lookup(f"game.cmd.ai.opt.level.choice.{name}", lang) or name
+
+        default_lang = server_lang(self.bot, interaction.guild_id, interaction.guild_locale,
+                                   setting=False)
+        shown = {  # name -> (value shown, default shown)
+            "language": (settings.language and language_name(settings.language),
+                         language_name(default_lang)),
+            "turn_timer": (settings.turn_timer is not None and timer(settings.turn_timer),
+                           timer(host.default_timer)),
+            "ai_delay": (settings.ai_delay is not None and f"{settings.ai_delay:g} s",
+                         f"{host.ai_delay:g} s"),
+            "ai_level": (settings.ai_level and level(settings.ai_level), level(host.ai_level)),
+            "thread": (settings.thread is not None and yes_no[settings.thread], yes_no[False]),
+            "manager_role": (settings.manager_role and role(settings.manager_role), role(None)),
+        }
+        lines = [f"**{t('bot.settings.title', lang)}**"]
+        for name, (value, default) in shown.items():
+            value = (t("bot.settings.changed", lang, value=value, default=default) if value
+                     else t("bot.settings.unchanged", lang, value=default))
+            lines.append(t("bot.settings.line", lang, name=t(f"bot.settings.name.{name}", lang),
+                           value=value))
+        lines.append(t("bot.settings.footer", lang,
+                       set=slash("darwin settings set", lang),
+                       reset=slash("darwin settings reset", lang)))
+        return "\n".join(lines)
+
+    async def _answer(self, interaction: discord.Interaction, changes: dict | None) -> None:
+        """Check the asker, apply ``changes`` (None: only show), answer privately."""
+        lang = reader_lang(interaction)
+        try:
+            _check_manager(interaction)
+            if changes is None:
+                settings = await self.bot.host.server_settings(interaction.guild_id)
+                head = ""
+            else:
+                settings = await self.bot.host.change_settings(interaction.guild_id, **changes)
+                head = t("bot.settings.saved", lang) + "\n"
+        except HostError as exc:
+            await send_ephemeral(interaction, refusal(exc, lang))
+            return
+        await send_ephemeral(interaction, head + self.describe_settings(interaction, settings, lang),
+                             allowed_mentions=NO_MENTIONS)
+
+    @settings.command(name="show", description="Show this server's settings and their defaults")
+    async def show(self, interaction: discord.Interaction) -> None:
+        await self._answer(interaction, None)
+
+    @settings.command(name="set", description="Change settings for the games created from now on")
+    @app_commands.describe(
+        language="Language of new tables (their messages and images): en, it or fr",
+        timer="Default turn timer of new games, e.g. 90s, 10m, 24h, or off",
+        ai_delay="Seconds an AI seat waits before it acts (0 to 30)",
+        ai_level="How well AI seats play when added without a level",
+        thread="Open each new table in a new thread",
+        manager_role="A role whose members may start, cancel and remove players in any game")
+    @app_commands.choices(ai_level=[app_commands.Choice(name=x, value=x) for x in LEVELS])
+    async def set_(self, interaction: discord.Interaction, language: str | None = None,
+                   timer: str | None = None, ai_delay: float | None = None,
+                   ai_level: str | None = None, thread: bool | None = None,
+                   manager_role: discord.Role | None = None) -> None:
+        changes = {name: value for name, value in (
+            ("language", language), ("turn_timer", timer), ("ai_delay", ai_delay),
+            ("ai_level", ai_level), ("thread", thread)) if value is not None}
+        if manager_role is not None:
+            if interaction.guild is None or interaction.guild.get_role(manager_role.id) is None:
+                await send_ephemeral(interaction, refusal(HostError("deleted_role"),
+                                                          reader_lang(interaction)))
+                return
+            changes["manager_role"] = str(manager_role.id)
+        if not changes:
+            lang = reader_lang(interaction)
+            await send_ephemeral(interaction, refusal(HostError(
+                "nothing_to_set", command=slash("darwin settings reset", lang)), lang))
+            return
+        await self._answer(interaction, changes)
+
+    @set_.autocomplete("language")
+    @quiet_autocomplete
+    async def _language(self, interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=language_name(lang), value=lang) for lang in languages()
+                if current.lower() in language_name(lang).lower()]
+
+    @settings.command(name="reset", description="Give a setting back its default")
+    @app_commands.describe(setting="The setting to restore")
+    @app_commands.choices(setting=[app_commands.Choice(name=name, value=value)
+                                   for value, name in SETTING_NAMES.items()])
+    async def reset(self, interaction: discord.Interaction, setting: str) -> None:
+        await self._answer(interaction, {setting: None})
 
 
 async def setup(bot) -> None:

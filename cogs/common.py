@@ -32,9 +32,15 @@ def reader_lang(interaction: discord.Interaction) -> str:
     return catalogue_lang(interaction.locale) or DEFAULT_LANG
 
 
-def server_lang(bot, guild_id, guild_locale=None) -> str:
-    """The language a server's new tables speak: the server's preferred locale when the
-    catalogue has it, else the configured language."""
+def server_lang(bot, guild_id, guild_locale=None, *, setting: bool = True) -> str:
+    """The language a server's new tables speak: the server's setting (/darwin settings),
+    else its preferred locale when the catalogue has it, else the configured language.
+    ``setting=False``: what it would be without the setting (its default)."""
+    host = getattr(bot, "host", None)
+    if setting and host is not None and guild_id is not None:
+        chosen = host.cached_settings(guild_id).language
+        if chosen in languages():
+            return chosen
     if guild_locale is None and guild_id is not None:
         guild = bot.get_guild(int(guild_id))
         guild_locale = guild.preferred_locale if guild is not None else None
@@ -87,17 +93,27 @@ async def send_ephemeral(interaction: discord.Interaction, content: str | None =
 
 
 def can_manage(interaction: discord.Interaction) -> bool:
+    """May start, cancel and remove players in any game here: Manage Channels, or a member of
+    the server's game managers' role (/darwin settings)."""
     perms = getattr(interaction, "permissions", None)
-    return bool(perms and (perms.manage_channels or perms.administrator))
+    if perms and (perms.manage_channels or perms.administrator):
+        return True
+    host = getattr(interaction.client, "host", None)
+    role = host.cached_settings(interaction.guild_id).manager_role \
+        if host is not None and interaction.guild_id is not None else None
+    return role is not None and any(str(r.id) == role
+                                    for r in getattr(interaction.user, "roles", []))
 
 
 async def load_channel_game(interaction: discord.Interaction) -> bool:
-    """Before any command, autocomplete or press: the channel's game in memory (games are
-    loaded when their channel is used). False (the user told why) if the store fails."""
+    """Before any command, autocomplete or press: the channel's game and the server's
+    settings in memory (both are read when first used). False (the user told why) if the
+    store fails."""
     host = getattr(interaction.client, "host", None)
     if host is None or interaction.channel_id is None:
         return True
     try:
+        await host.server_settings(interaction.guild_id)
         await host.ensure_loaded(interaction.channel_id)
     except HostError as exc:
         if interaction.type != discord.InteractionType.autocomplete:

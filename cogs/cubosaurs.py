@@ -175,12 +175,12 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
     @app_commands.describe(advanced="Advanced rules: DNA tokens and DNA Evolution tiles",
                            interactive="With the advanced rules, keep the tiles that act on "
                                        "opponents (destroy, steal, give, swap)",
-                           timer="Turn timer in seconds (0 = off)",
-                           thread="Open the table in a new thread")
+                           timer="Turn timer in seconds (0 = off; default: the server's setting)",
+                           thread="Open the table in a new thread (default: the server's setting)")
     async def new(self, interaction: discord.Interaction, advanced: bool = False,
                   interactive: bool = True,
                   timer: app_commands.Range[int, 0, 86400] | None = None,
-                  thread: bool = False) -> None:
+                  thread: bool | None = None) -> None:
         await self.open_lobby(interaction, {"advanced": advanced, "interactive": interactive},
                               timer, thread)
 

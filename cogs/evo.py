@@ -126,11 +126,11 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
 
     @app_commands.command(name="new", description="Open an EVO lobby in this channel")
     @app_commands.describe(variant="Variant auction (one gene fewer than players)",
-                           timer="Turn timer in seconds (0 = off)",
-                           thread="Open the table in a new thread")
+                           timer="Turn timer in seconds (0 = off; default: the server's setting)",
+                           thread="Open the table in a new thread (default: the server's setting)")
     async def new(self, interaction: discord.Interaction, variant: bool = False,
                   timer: app_commands.Range[int, 0, 86400] | None = None,
-                  thread: bool = False) -> None:
+                  thread: bool | None = None) -> None:
         await self.open_lobby(interaction, {"variant": variant}, timer, thread)
 
     # --- actions ----------------------------------------------------------------------------

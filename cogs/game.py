@@ -152,7 +152,8 @@ class GameCog(commands.GroupCog):
                 exc, reader_lang(interaction), self.host.game_in(interaction.channel_id)))
 
     async def open_lobby(self, interaction: discord.Interaction, options: dict,
-                         timer: float | None, thread: bool) -> None:
+                         timer: float | None, thread: bool | None) -> None:
+        """A game's ``new``: ``timer`` and ``thread`` None take the server's settings."""
         async with self.refusing(interaction):
             await self.bot.get_cog("Lobby").open(interaction, self.kind, options, timer, thread)
 

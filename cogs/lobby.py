@@ -80,7 +80,11 @@ class Lobby(commands.Cog):
         return self.bot.host
 
     async def open(self, interaction: discord.Interaction, kind: str, options: dict,
-                   timer: float | None, in_thread: bool) -> None:
+                   timer: float | None, in_thread: bool | None) -> None:
+        """A new lobby; ``timer`` and ``in_thread`` None take the server's settings."""
+        settings = await self.host.server_settings(interaction.guild_id)
+        if in_thread is None:
+            in_thread = bool(settings.thread)
         lang = server_lang(self.bot, interaction.guild_id, interaction.guild_locale)  # public
         channel = interaction.channel
         if in_thread and isinstance(channel, discord.TextChannel):

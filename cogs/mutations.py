@@ -141,11 +141,11 @@ class Mutations(GameCog, group_name="mutations",
 
     @app_commands.command(name="new", description="Open a Random Mutations lobby in this channel")
     @app_commands.describe(divergence="Expert rule: a new animal may split a species in two",
-                           timer="Turn timer in seconds (0 = off)",
-                           thread="Open the table in a new thread")
+                           timer="Turn timer in seconds (0 = off; default: the server's setting)",
+                           thread="Open the table in a new thread (default: the server's setting)")
     async def new(self, interaction: discord.Interaction, divergence: bool = False,
                   timer: app_commands.Range[int, 0, 86400] | None = None,
-                  thread: bool = False) -> None:
+                  thread: bool | None = None) -> None:
         await self.open_lobby(interaction, {"divergence": divergence}, timer, thread)
 
     # --- helpers for the action commands --------------------------------------------------------
