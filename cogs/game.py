@@ -218,9 +218,11 @@ class GameCog(commands.GroupCog):
         game = self.host.game_in(interaction.channel_id)
         if game is None or game.kind != self.kind:
             return []
+        lang = reader_lang(interaction)
         out = []
         for i, s in enumerate(game.seats):
-            label = f"{i + 1}. {s['name']}" + (" (AI)" if s.get("ai") else "")
+            label = t("bot.lobby_seat_ai" if s.get("ai") else "bot.lobby_seat", lang,
+                      n=i + 1, name=s["name"])
             if current.casefold() in label.casefold():
                 out.append(app_commands.Choice(name=label[:100], value=str(i)))
         return out[:MAX_CHOICES]
