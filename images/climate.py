@@ -30,8 +30,9 @@ breakdown (food, population, traits) from ``view["result"]``.
 
 The hand image (960 wide): the viewer's cards (name, plant number on a leaf, suns and
 snowflakes, a green frame for the traits that act before the reveal, a red title for
-Carnivore), then the viewer's food card, the cards they played face down this round and the
-cards they put back for the exchange.
+Carnivore), then the viewer's food card, the cards they played face down this round, the
+cards they put back for the exchange and, in a Quick game's secret play phase, the cards they
+discarded (``held``: on the discard pile at the reveal).
 
 Speed: the background (caption bar, the nine zone tiles of that board side, the strip's panel,
 the legend) is drawn once per (side, events, language) and kept (``functools.lru_cache``);
@@ -215,6 +216,7 @@ LABELS = {
     "climate.render.your_down": "Played face down this round",
     "climate.render.on_species": "on #{species}",
     "climate.render.your_returned": "Put back for the exchange",
+    "climate.render.your_held": "Discarded this round (shown at the reveal)",
     "climate.render.phase.food": "Food cards",
     "climate.render.phase.play": "Play cards",
     "climate.render.phase.green": "Modify the environment",
@@ -1337,6 +1339,9 @@ def _hand_sections(view: dict) -> list[tuple[str | None, list[tuple[tuple, str |
     back = pl.get("returned")
     if isinstance(back, list) and back:
         out.append(("climate.render.your_returned", [(_card_fields(c), None) for c in back]))
+    held = pl.get("held")
+    if isinstance(held, list) and held:
+        out.append(("climate.render.your_held", [(_card_fields(c), None) for c in held]))
     return out
 
 
