@@ -4,6 +4,7 @@
     python bench/run.py evo.apply  only figures whose name starts with a prefix
     python bench/run.py cubosaurs  the Cubosaurs engine figures
     python bench/run.py mutations  the Random Mutations engine figures
+    python bench/run.py climate    the Evolution: Climate engine figures
     python bench/run.py table      what a whole game writes to its channel (bench/table_bench.py)
 
 Machines here are shared and noisy: every figure is a median, and the render figure that
@@ -118,6 +119,23 @@ def bench_mutations(out) -> None:
     out("mutations.apply_us", apply_us(MUT), "us")
 
 
+def bench_climate(out) -> None:
+    from engine.climate import CLIMATE as CLI
+
+    seeds = iter(range(10_000))
+    out("climate.game.random_ms", median_ms(lambda: play(CLI, next(seeds)), 41), "ms")
+    seeds = iter(range(10_000))
+    out("climate.game.random_quick_ms",
+        median_ms(lambda: play(CLI, next(seeds), options={"quick": True}), 41), "ms")
+    seeds = iter(range(10_000))
+    out("climate.game.ai_fast_ms",
+        median_ms(lambda: play(CLI, next(seeds), level="fast"), 11), "ms")
+    seeds = iter(range(10_000))
+    out("climate.game.ai_strong_ms",
+        median_ms(lambda: play(CLI, next(seeds), level="strong"), 3), "ms")
+    out("climate.apply_us", apply_us(CLI), "us")
+
+
 def bench_render(out) -> None:
     from images.evo import bench_render as run
 
@@ -147,6 +165,16 @@ def bench_render(out) -> None:
     out("render.mutations.ms", figures["render_ms"], "ms")
     out("render.mutations.encode_ms", figures["encode_ms"], "ms")
     out("render.mutations.ratio_to_encode", figures["ratio"], "x")
+    from engine.climate import CLIMATE as CLI
+    from images.climate import bench_render as run_cli
+
+    # a 4-player game of fast AI seats in the feeding of round 3
+    state, _ = play(CLI, 1, level="fast",
+                    until=lambda s: s.round == 3 and s.phase == "feeding")
+    figures = run_cli(CLI.view(state, None), 21)
+    out("render.climate.ms", figures["render_ms"], "ms")
+    out("render.climate.encode_ms", figures["encode_ms"], "ms")
+    out("render.climate.ratio_to_encode", figures["ratio"], "x")
 
 
 def bench_host(out) -> None:
@@ -176,6 +204,8 @@ def main(argv: list[str]) -> int:
         bench_cubosaurs(out)
     if "mutations".startswith(prefix[:9]) or not prefix:
         bench_mutations(out)
+    if "climate".startswith(prefix[:7]) or not prefix:
+        bench_climate(out)
     if "render".startswith(prefix[:6]) or not prefix:
         bench_render(out)
     if "host".startswith(prefix[:4]) or not prefix:
