@@ -69,6 +69,9 @@ image) returns::
       "cards": [CARD] | None,       # the hand, for the viewer only
       "returned": [CARD] | int,     # cards put back for the exchange (viewer: the cards;
                                     # others: a count, 0 in a Quick game's play phase)
+      "held": [CARD] | int,         # a Quick game's play phase: cards discarded secretly, on
+                                    # the discard pile at the reveal (viewer: the cards;
+                                    # others: 0)
       "bag": int | None,            # food in the bag: the viewer's own, everyone's at the end
       "done": bool,                 # play phase: finished playing
       "passed": bool,               # feeding: passed
@@ -181,8 +184,10 @@ def view(state: ClimateState, viewer: int | None) -> dict:
         points = public_points(rows)
         if own:
             returned = [card_info(c) for c in s.back[p]]
+            held: list | int = [card_info(c) for c in s.held[p]]
         else:
             returned = 0 if s.shown is not None else len(s.back[p])
+            held = 0
         bag = s.bags[p] if (own or over) else None
         players.append({
             "id": s.seats[p]["id"],
@@ -190,6 +195,7 @@ def view(state: ClimateState, viewer: int | None) -> dict:
             "hand": hand,
             "cards": [card_info(c) for c in s.hands[p]] if own else None,
             "returned": returned,
+            "held": held,
             "bag": bag,
             "done": s.done[p],
             "passed": s.passed[p],
@@ -295,6 +301,7 @@ def determinize(v: dict, seed: int) -> ClimateState:
     if me is not None:
         s.hands[me] = [mark(c["card"]) for c in v["players"][me]["cards"]]
         s.back[me] = [mark(c["card"]) for c in v["players"][me]["returned"]]
+        s.held[me] = [mark(c["card"]) for c in v["players"][me]["held"]]
     rows: list[list[dict]] = []
     unknown_traits: list[tuple[dict, int]] = []
     for row in v["players"]:
@@ -355,15 +362,14 @@ def determinize(v: dict, seed: int) -> ClimateState:
     s.thaw = evs["thaw"]["card"] if evs["thaw"] else None
     s.meteor = []
     shown_events = {c for c in (*s.event_up.values(), s.thaw) if c is not None}
-    if evs["meteor"]:
-        m = next((c for c in EVENTS if EVENTS[c].kind == "meteor" and c not in shown_events),
-                 None)
-        if m is not None:
-            s.meteor = [m]
-            shown_events.add(m)
     s.event_decks = {}
     for d in ("cold", "hot"):
         rest = [c for c in DECKS[d] if c not in shown_events]
+        # the cards of this deck neither in it nor shown: Meteors in effect
+        struck = len(rest) - evs[d]["deck"] if v["options"]["events"] else 0
+        for c in [c for c in rest if EVENTS[c].kind == "meteor"][:max(0, struck)]:
+            rest.remove(c)
+            s.meteor.append(c)
         rng.shuffle(rest)
         s.event_decks[d] = rest
     s.fired = evs["fired"]["card"] if evs["fired"] else None
