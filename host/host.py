@@ -80,6 +80,18 @@ def _check_json(action: Any) -> None:
         raise IllegalAction("bad_action") from None
 
 
+def _usable(guild_id: str, stored: dict) -> ServerSettings:
+    """A server's stored settings, each checked again: one a newer or older Darwin (or a hand
+    in the database) left unusable is ignored, and the default applies."""
+    kept = {}
+    for name, value in stored.items():
+        try:
+            kept[name] = check_setting(name, value)
+        except HostError:
+            log.warning("server %s: the stored setting %s=%r is ignored", guild_id, name, value)
+    return ServerSettings(**kept)
+
+
 def _edited(lobby: dict) -> dict:
     """A copy of a lobby to edit (its seats copied too), stored before it replaces the old."""
     copy = dict(lobby)
@@ -340,7 +352,7 @@ class GameHost:
             except StoreError as exc:
                 log.error("could not read the settings of server %s: %s", guild_id, exc)
                 raise HostError("storage_failed") from exc
-            settings = self._settings.setdefault(guild_id, ServerSettings(**stored))
+            settings = self._settings.setdefault(guild_id, _usable(guild_id, stored))
         return settings
 
     def cached_settings(self, guild_id) -> ServerSettings:

@@ -92,7 +92,8 @@ def format_duration(seconds: float) -> str:
 
 
 def check_setting(name: str, value: Any) -> Any:
-    """The value as the setting keeps it, or HostError with a sentence's code. None resets."""
+    """The value as the setting keeps it, or HostError with a sentence's code. None resets.
+    A timer is typed (``"10m"``, ``"off"``) or given in seconds (0 = off, as stored)."""
     if name not in ServerSettings.names():
         raise HostError("bad_setting", name=str(name)[:40])
     if value is None:
@@ -109,7 +110,8 @@ def check_setting(name: str, value: Any) -> Any:
             said = value.strip()[:40] if isinstance(value, str) else format_duration(seconds)
             raise HostError("timer_range", value=said,
                             min=format_duration(MIN_TIMER), max=format_duration(MAX_TIMER))
-        if seconds == 0 and not (isinstance(value, str) and value.strip().lower() in OFF):
+        if seconds == 0 and isinstance(value, str) and value.strip().lower() not in OFF:
+            # a typed 0 (or 0s) is a slip: off must be meant to be said
             raise HostError("timer_zero", min=format_duration(MIN_TIMER),
                             max=format_duration(MAX_TIMER))
         return seconds

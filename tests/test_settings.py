@@ -90,7 +90,7 @@ def test_durations_read_back_in_units():
 
 
 @pytest.mark.parametrize("name, value, code", [
-    ("turn_timer", "0", "timer_zero"), ("turn_timer", 0, "timer_zero"),
+    ("turn_timer", "0", "timer_zero"), ("turn_timer", "0 min", "timer_zero"),
     ("turn_timer", "10 years", "timer_range"), ("turn_timer", "5s", "timer_range"),
     ("turn_timer", "soon", "bad_duration"),
     ("language", "de", "bad_language"), ("language", "klingon", "bad_language"),
@@ -110,6 +110,8 @@ def test_bad_values_are_refused_with_their_own_sentence(name, value, code):
 def test_good_values_are_kept_as_the_setting_keeps_them():
     assert check_setting("turn_timer", "10m") == 600
     assert check_setting("turn_timer", "off") == 0
+    assert check_setting("turn_timer", 0) == 0  # as stored: off
+    assert check_setting("turn_timer", 90.0) == 90
     assert check_setting("language", " IT ") == "it"
     assert check_setting("ai_delay", 0) == 0.0
     assert check_setting("ai_level", "strong") == "strong"
@@ -133,6 +135,13 @@ async def test_settings_are_cached_and_read_again_after_a_restart(store):
     assert restarted.cached_settings("g") == ServerSettings()  # not read yet
     assert await restarted.server_settings("g") == ServerSettings(language="it",
                                                                    turn_timer=600.0)
+
+
+async def test_a_stored_setting_no_longer_valid_is_ignored(store):
+    await store.save_guild_settings("g", {"ai_level": "genius", "language": "de",
+                                          "turn_timer": 0.0, "thread": True}, 1.0)
+    host, _ = make_host(store)
+    assert await host.server_settings("g") == ServerSettings(turn_timer=0.0, thread=True)
 
 
 async def test_a_refused_value_changes_nothing(store):
