@@ -16,11 +16,12 @@ show, so an AI never knows them. ``seed`` comes from the view alone (:func:`view
   the most meat at the least cost (Horns, Mud Wallowing, its own species), feeds the hungry
   species that gains most (Foraging, Cooperation), uses Intelligence when the Watering Hole
   cannot feed everyone, and stores fat.
-* :class:`StrongPolicy`: the same rules, checked one step ahead on imagined states in the
-  feeding phase (``determinize``: every candidate is applied to a few states consistent
-  with the view, the rest of the feeding played out by the fast rules, and the position
-  valued in points: bags, food on boards, population and traits, against the best other
-  player), and a food card chosen by the climate it brings about over the same states.
+* :class:`StrongPolicy`: the same rules, but the food card (the round's main choice: the
+  climate it pushes, the plants, and which cards stay in hand to play) is checked ahead:
+  each of the few best distinct cards is applied to states imagined from the view
+  (``determinize``), the round is played out by the fast rules for every seat, and the
+  position is valued in points (bag, population, traits, fat, body size, cards in hand)
+  against the best other player. (Looking ahead in feeding as well was tried: no gain.)
 """
 
 from __future__ import annotations
@@ -279,33 +280,28 @@ class FastPolicy:
 
 
 class StrongPolicy(FastPolicy):
-    """The fast rules, checked ahead on imagined states in feeding and for the food card."""
+    """The fast rules, with the food card checked ahead on imagined states."""
 
-    samples = 3
-    width = 4
+    samples = 2
+    width = 3
 
     def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
-        if len(legal) == 1:
-            return legal[0]
-        phase = view["phase"]
-        if phase not in ("feeding", "food"):
+        if len(legal) == 1 or view["phase"] != "food":
             return FastPolicy.choose(self, view, legal, seed)
         from engine.climate import CLIMATE as G
         from engine.climate.view import determinize
 
         me = view["viewer"]
         ranked = sorted(legal, key=lambda a: -self.score(view, a))
-        if phase == "food":
-            # distinct cards by (icons, plants, trait): the best few by the fast score
-            seen, cands = set(), []
-            for a in ranked:
-                c = next(x for x in view["players"][me]["cards"] if x["card"] == a["card"])
-                key = (c["suns"] - c["snows"], c["plants"], c["trait"])
-                if key not in seen:
-                    seen.add(key)
-                    cands.append(a)
-            ranked = cands
-        cands = ranked[: self.width]
+        # distinct cards by (icons, plants, trait): the best few by the fast score
+        seen, cands = set(), []
+        for a in ranked:
+            c = next(x for x in view["players"][me]["cards"] if x["card"] == a["card"])
+            key = (c["suns"] - c["snows"], c["plants"], c["trait"])
+            if key not in seen:
+                seen.add(key)
+                cands.append(a)
+        cands = cands[: self.width]
         states = [determinize(view, Rng(seed + k).next64()) for k in range(self.samples)]
         fast = FastPolicy()
         best, best_value = cands[0], None
@@ -325,8 +321,8 @@ class StrongPolicy(FastPolicy):
                 best, best_value = a, value
         return best
 
-    def rollout(self, G, s, fast, seed: int, round_: int, limit: int = 200) -> None:
-        """Play on with the fast rules to the end of this round's feeding."""
+    def rollout(self, G, s, fast, seed: int, round_: int, limit: int = 400) -> None:
+        """Play on with the fast rules to the end of this round."""
         k = 0
         while not G.is_over(s) and s.round == round_ and k < limit:
             p = G.to_act(s)[0]
