@@ -978,6 +978,8 @@ def _extinct(s: ClimateState, p: int, sp: dict, events: list) -> None:
     sid = sp["id"]
     s.negated = [g for g in s.negated if g[0] != sid]
     s.green = [g for g in s.green if g[0] != sid]
+    if sid in s.night:
+        s.night.remove(sid)
     k = len(sp["traits"])
     drawn = _draw(s, p, k, events)
     events.append({"type": "extinct", "player": p, "species": sid,
