@@ -337,7 +337,7 @@ def print_mixed(args, per_key: dict, counts: str, option: str) -> None:
         label = f"({key}) 1 {hero} vs {other}"
         print(f"{label:<28}{sm['games']:>6}{sm['win']:>8.3f}{sm['fair']:>7.3f}"
               f"{sm['margin']:>+8.2f}{sm['hero_score']:>7.1f}{sm['other_score']:>8.1f}   "
-              f"{by_n:<34}{' / '.join(by_rules)}")
+              f"{by_n:<48} {' / '.join(by_rules)}")
 
 
 if __name__ == "__main__":
