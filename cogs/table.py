@@ -271,7 +271,10 @@ def summary_lines(outcome: Outcome, lang: str) -> list[str]:
     game = outcome.game
     names = safe_names(game)
     lines = []
-    if outcome.timed_out and 0 <= outcome.seat < len(names):
+    if outcome.timed_out and 0 <= outcome.seat < len(names) \
+            and outcome.seat not in game.awaiting():
+        # once, when the AI has finished the late player's step: in a secret step (a Quick
+        # game's play phase) how many moves it made for them is nobody else's business
         lines.append(t("bot.timed_out", lang, player=names[outcome.seat]))
     for ev in outcome.events:
         line = describe(game.kind, ev, names, lang)
