@@ -326,6 +326,8 @@ def test_a_thaw_on_the_watering_hole_adds_three_suns_then_goes_under_the_cold_de
     assert ZONES[env.zone] == "warm"  # 3 suns beat 2 snowflakes
     assert of(events, "food_reveal")[0]["suns"] == 3 and env.thaw is None
     assert env.event_decks["cold"][0] == thaw
+    v = G.view(env, None)
+    assert (v["suns"], v["snows"]) == (0, 2)  # the cards' own icons
 
 
 LOSS = {  # zone: (body sizes hit, population lost) as the rulebook lists them

@@ -54,7 +54,8 @@ image) returns::
       "food_cards": [None | CARD | {"down": True}],
                                     # per player: no food card, the revealed card, or a face-down
                                     # one (the viewer sees their own with "down": True added)
-      "suns": int | None, "snows": int | None,   # icons of the revealed food cards (+ Thaw)
+      "suns": int | None, "snows": int | None,   # icons on the revealed food cards (a Thaw's
+                                    # suns, counted at the reveal, are in the food_reveal event)
       "green": [{"species": int, "trait": str}], # phase "green": what `current` still orders
       "night": [int],               # feeding: species that used Nocturnal this turn
       "negated": [{"species": int, "trait": str}],  # feeding: traits a carnivore's owner
@@ -119,6 +120,8 @@ from engine.climate.data import (
     DECKS,
     EVENTS,
     ICONS,
+    SNOWS,
+    SUNS,
     TRAIT_OF,
     ZONE_INDEX,
     ZONES,
@@ -216,7 +219,8 @@ def view(state: ClimateState, viewer: int | None) -> dict:
             food_cards.append({"down": True})
     suns = snows = None
     if s.revealed:
-        suns, snows = R.icons(s)
+        suns = sum(SUNS[c] for c in s.food if c is not None)
+        snows = sum(SNOWS[c] for c in s.food if c is not None)
     side = side_for(n)
     ev = s.options["events"]
     return {
