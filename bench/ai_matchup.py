@@ -7,18 +7,20 @@ per decision.
     python bench/ai_matchup.py --game cubosaurs --games 200 --only a
     python bench/ai_matchup.py --game cubosaurs --games 200 --advanced on
     python bench/ai_matchup.py --game mutations --games 210
+    python bench/ai_matchup.py --game climate --games 200
 
 Matchups (every game seeded; for EVO the hero's seat and the player count rotate over 3, 4
 and 5; for Cubosaurs over 2, 3, 4 and 5, with the advanced rules in half of the games unless
 ``--advanced on|off``; for Random Mutations over 2 to 8, with Divergence in half of the games
-unless ``--advanced on|off``):
+unless ``--advanced on|off``; for Evolution: Climate over 2 to 6, with the Quick game in half
+of the games unless ``--advanced on|off`` (6 players are always Quick)):
 
 * (a) 1 strong vs 2-4 random seats (Cubosaurs: 1-4)
 * (b) 1 strong vs 2-4 fast seats (Cubosaurs: 1-4)
 * (c) 1 fast vs 2-4 random seats (Cubosaurs: 1-4)
 
 A win is a first place (EVO: ties broken by dinos; Cubosaurs: by the last round's score;
-Random Mutations: by the cards lost from the game); a
+Random Mutations: by the cards lost from the game; Climate: by trait cards, then population); a
 shared first place counts as a fractional win. "margin" is the hero's score minus the best
 opponent's score. "fair share" is the win share of a seat if all seats were equal (the mean
 of 1/n over the games).
@@ -195,6 +197,61 @@ def mutations_jobs_for(hero: str, other: str, games: int, base_seed: int,
     return jobs
 
 
+def play_climate_game(job: tuple) -> dict:
+    """One seeded game of Evolution: Climate; ``levels[p]`` is the AI level of seat p."""
+    from engine.climate import CLIMATE
+    from engine.climate.ai import policy_for as cli_policy
+    from engine.climate.ai import view_seed as cli_seed
+
+    levels, seed, quick = job
+    n = len(levels)
+    seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(n)]
+    policies = {lv: cli_policy(lv) for lv in set(levels)}
+    state = CLIMATE.new_game(seats, seed, {"events": True, "quick": quick})
+    spent = {lv: 0.0 for lv in policies}
+    count = {lv: 0 for lv in policies}
+    worst = {lv: 0.0 for lv in policies}
+    while not CLIMATE.is_over(state):
+        p = CLIMATE.to_act(state)[0]
+        legal = CLIMATE.legal_actions(state, p)
+        lv = levels[p]
+        t0 = time.perf_counter()
+        if len(legal) == 1:  # as the table does: nothing to decide
+            action = legal[0]
+        else:
+            view = CLIMATE.view(state, p)
+            action = policies[lv].choose(view, legal, cli_seed(view))
+        dt = time.perf_counter() - t0
+        spent[lv] += dt
+        count[lv] += 1
+        worst[lv] = max(worst[lv], dt)
+        CLIMATE.apply_in_place(state, p, action)
+    scores = [0] * n
+    tiebreak = [(0, 0)] * n
+    for r in CLIMATE.returns(state):
+        scores[r["player"]] = r["score"]
+        tiebreak[r["player"]] = (r["traits"], r["population"])
+    return {"levels": levels, "seed": seed, "scores": scores, "dinos": tiebreak,
+            "advanced": quick, "turns": state.round, "spent": spent, "count": count,
+            "worst": worst}
+
+
+def climate_jobs_for(hero: str, other: str, games: int, base_seed: int,
+                     quick: str) -> list[tuple]:
+    """2 to 6 players in turn; for each player count, the Quick game every other game
+    (``quick="mixed"``) and the hero's seat moving every two games."""
+    jobs = []
+    for g in range(games):
+        n = 2 + g % 5
+        k = g // 5
+        q = k % 2 == 0 if quick == "mixed" else quick == "on"
+        seat = (k // 2) % n
+        levels = [other] * n
+        levels[seat] = hero
+        jobs.append((tuple(levels), base_seed + g, q))
+    return jobs
+
+
 def summarize(name: str, hero: str, results: list[dict]) -> dict:
     wins = 0.0
     share = 0.0
@@ -261,15 +318,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", default="abc", help="which matchups (letters a, b, c)")
     ap.add_argument("--variant", action="store_true", help="variant auction (EVO)")
-    ap.add_argument("--game", choices=("evo", "cubosaurs", "mutations"), default="evo")
+    ap.add_argument("--game", choices=("evo", "cubosaurs", "mutations", "climate"),
+                    default="evo")
     ap.add_argument("--advanced", choices=("mixed", "on", "off"), default="mixed",
-                    help="Cubosaurs: the advanced (DNA) rules, Random Mutations: Divergence; "
+                    help="Cubosaurs: the advanced (DNA) rules, Random Mutations: Divergence, "
+                         "Climate: the Quick game; "
                          "in half of the games, all, none")
     args = ap.parse_args(argv)
     if args.game == "cubosaurs":
         return main_cubosaurs(args)
     if args.game == "mutations":
         return main_mutations(args)
+    if args.game == "climate":
+        return main_climate(args)
 
     all_jobs = []
     for key in args.only:
@@ -316,6 +377,20 @@ def main_mutations(args) -> int:
     print(f"Random Mutations AI matchups: {args.games} games each, seeds {args.seed}.., "
           f"Divergence: {args.advanced}, {args.workers} workers")
     print_mixed(args, per_key, "2..8", "plain/div")
+    print_times(times, wall)
+    return 0
+
+
+def main_climate(args) -> int:
+    all_jobs = []
+    for key in args.only:
+        hero, other = MATCHUPS[key]
+        all_jobs += [(key, j) for j in climate_jobs_for(hero, other, args.games, args.seed,
+                                                        args.advanced)]
+    per_key, times, wall = run_jobs(all_jobs, play_climate_game, args.workers)
+    print(f"Evolution: Climate AI matchups: {args.games} games each, seeds {args.seed}.., "
+          f"Quick game: {args.advanced}, {args.workers} workers")
+    print_mixed(args, per_key, "2..6", "normal/quick")
     print_times(times, wall)
     return 0
 
