@@ -23,6 +23,10 @@ The contract, in the spirit of OpenSpiel's Python games:
 * ``is_over(state)`` / ``returns(state)`` -> final scores and ranking
 * ``to_json(state)`` / ``from_json(data)`` -> save/load with a schema version
 * ``ai_action(state, player, level)`` -> the action an AI seat of that level takes now
+* optional: ``step_key``/``decision_key`` (games with secret simultaneous steps) and
+  ``undoable(before, player, action, after, events)`` (may a player take that move back?),
+  reached through the helpers :func:`step_key`, :func:`decision_key` and :func:`undoable`
+  that give the default for a game without them
 
 A game is added by writing its package and naming it in :data:`GAME_PACKAGES`; the host,
 the store and the lobby need nothing else.
@@ -373,6 +377,17 @@ class GameRules(Protocol):
     #     Changes whenever what ``player`` may decide changes (any public change, their own
     #     secret move), never on another player's secret move: a button drawn for ``player``
     #     carries it, so one player's choice leaves the others' menus valid.
+    #
+    # Optional, for the host's Undo (a player takes back their own last move):
+    #
+    # def undoable(self, before, player, action, after, events) -> bool
+    #     True only when ``player``'s ``action``, which turned ``before`` into ``after`` with
+    #     ``events``, revealed nothing: no random draw (the state's ``rng`` unchanged), no card
+    #     or tile drawn or turned from a deck, a bag or a hand, no die rolled, and in a secret
+    #     simultaneous step not the move that completes it (its reveal). The host asks only
+    #     for a person's own move (never an AI's, a timer's or an auto-pass), and checks
+    #     itself that nobody acted after it; restoring ``before`` must then be fair to every
+    #     other player. Without the method nothing can be taken back (:func:`undoable`).
 
 
 def step_key(rules: GameRules, state: Any, seq: int) -> int:
@@ -385,6 +400,14 @@ def decision_key(rules: GameRules, state: Any, player: int, seq: int) -> int:
     """What a button drawn for ``player`` is bound to (``seq`` without simultaneous steps)."""
     fn = getattr(rules, "decision_key", None)
     return seq if fn is None else fn(state, player)
+
+
+def undoable(rules: GameRules, before: Any, player: int, action: Action, after: Any,
+             events: list[Event]) -> bool:
+    """May ``player`` take back ``action`` (``before`` -> ``after``, ``events``)? The game's
+    ``undoable`` says (see :class:`GameRules`); False for a game without it."""
+    fn = getattr(rules, "undoable", None)
+    return False if fn is None else bool(fn(before, player, action, after, events))
 
 
 GAME_PACKAGES = ("engine.evo", "engine.cubosaurs", "engine.mutations")

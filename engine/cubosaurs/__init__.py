@@ -86,6 +86,22 @@ class CubosaursGame:
         so an :class:`IllegalAction` still leaves ``state`` as it was."""
         return list(rules.step(state, player, action))
 
+    def undoable(self, before: CuboState, player: int, action: dict, after: CuboState,
+                 events: list[dict]) -> bool:
+        """May ``player`` take ``action`` back (the host's Undo)? Only when it revealed
+        nothing. Collections, the hand in play, tokens and the tiles on offer are public in
+        Cubosaurs; what comes to light is the deck's top card (drawn by the next player after
+        a keep, or by the Draw tile), a round's new deck, start cards and tiles (shuffled by
+        the generator), and the generator's tie-breaks. So a move is undoable when the
+        generator, the deck and the face-down tile pile are as they were and the game goes
+        on: passing the hand on (the next player takes it, nothing is drawn), buying a tile
+        that draws nothing, taking a DNA token from a player; never a keep whose next turn
+        draws, nor the move that ends a round."""
+        if after.stage == "over" or after.round != before.round:
+            return False
+        return (before.rng == after.rng and before.deck == after.deck
+                and before.pile == after.pile)
+
     def view(self, state: CuboState, viewer: int | None) -> dict:
         return view(state, viewer)
 

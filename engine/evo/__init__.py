@@ -86,6 +86,24 @@ class EvoGame:
         so an :class:`IllegalAction` still leaves ``state`` as it was."""
         return rules.step(state, player, action)
 
+    def undoable(self, before: EvoState, player: int, action: dict, after: EvoState,
+                 events: list[dict]) -> bool:
+        """May ``player`` take ``action`` back (the host's Undo)? Only when it revealed
+        nothing. In EVO information comes out of the generator (every die: the climate roll,
+        fights, MÉTÉORITE...; the initiative's random tie-break; the genes drawn from the bag
+        for the auction; a reshuffled deck), out of the event deck (a card drawn into a hand)
+        and out of the hands (a card played is shown to everyone). So a move is undoable when
+        the generator, the deck, the bag, every hand and the taken-back cards are as they
+        were, it is not a card play, and the game goes on: a move, the end of a movement, a
+        hatching, a loss choice, a bid or a pass in the auction, a pass in a card window,
+        MOI D'ABORD's choice — as long as no die or draw came after it in the same step
+        (e.g. the last move of a phase whose next phase opens with the climate roll)."""
+        if after.phase == rules.OVER or action.get("type") == "play":
+            return False
+        return (before.rng == after.rng and before.deck == after.deck
+                and before.bag == after.bag and before.hands == after.hands
+                and before.locked == after.locked and before.discard == after.discard)
+
     def view(self, state: EvoState, viewer: int | None) -> dict:
         return view(state, viewer)
 

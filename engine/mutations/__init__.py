@@ -160,6 +160,24 @@ class MutationsGame:
         """The fast path for simulations: changes ``state`` (not on refusal)."""
         return list(rules.step(state, player, action))
 
+    def undoable(self, before: MutState, player: int, action: dict, after: MutState,
+                 events: list[dict]) -> bool:
+        """May ``player`` take ``action`` back (the host's Undo)? Only when it revealed
+        nothing. In Random Mutations a card comes to light when it leaves a face-down deck:
+        every development (the use is declared, then the personal deck's top card is turned
+        or laid as an animal the owner has now seen), Budding and Extremophile, a new
+        personal deck and the end-of-turn draw from the main deck; and the generator rolls
+        the climate dice and Running's escape die. So a move is undoable when the generator,
+        the main deck and every personal deck are as they were and the game goes on: a pass
+        in development, a dark card's choice, a token played, Grazing, an attack that rolls
+        nothing (the attacked owner has not answered yet) and the owed choices (the animal
+        eaten, Mimicry, the Scavenger, a parasite loss) — unless the step they complete
+        rolls the climate dice or draws."""
+        if after.phase == "over":
+            return False
+        return (before.rng == after.rng and before.main == after.main
+                and before.decks == after.decks)
+
     def view(self, state: MutState, viewer: int | None) -> dict:
         return view(state, viewer)
 
