@@ -310,6 +310,11 @@ def compose(header: str, lines: list[str], footer: str) -> str:
     return "\n".join(parts)[:MAX_CONTENT] or "…"
 
 
+def components_of(view: discord.ui.View | None) -> list:
+    """The components a message with ``view`` shows (labels, custom ids, options)."""
+    return [] if view is None else view.to_components()
+
+
 @dataclass
 class Table:
     """One game's face in its channel: the live message and what the next write carries."""
@@ -334,6 +339,7 @@ class Table:
     dirty: bool = False
     finished: bool = False
     retired: list[tuple[int, str]] = field(default_factory=list)  # (message, final content)
+    shown: tuple | None = None  # what the live message shows (text and components)
 
 
 class TableListener:
@@ -412,6 +418,12 @@ class TableListener:
         table.footer = status_line(game, lang)
         table.view = table_view(self.bot, game, lang)
         table.finished = over
+        shown = (table.header, tuple(table.lines), table.footer, components_of(table.view))
+        if shown == table.shown and not (table.repost or table.live_id is None or over):
+            # nothing the channel sees changed (a secret move inside a simultaneous step):
+            # no edit, so that not even the number of edits tells how often anyone acted
+            return
+        table.shown = shown
         table.dirty = True
         self._wake(table)
 

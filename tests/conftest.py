@@ -151,3 +151,15 @@ async def simcord_env(simcord_bot, request):
         await env.shutdown()
         if env.check_errors:
             env._raise_errors_since(env._errors_acknowledged)
+
+
+@pytest.fixture
+def sealed():
+    """A tiny game with secret simultaneous steps (tests/secret_game.py), registered for the
+    test only."""
+    from engine.core import _REGISTRY
+    from tests.secret_game import install
+
+    game = install()
+    yield game
+    _REGISTRY.pop(game.kind, None)

@@ -543,16 +543,6 @@ async def test_games_load_when_their_channel_is_used_or_their_timer_is_due(store
 
 # --- secret simultaneous steps (tests/secret_game.py) ------------------------------------------
 
-@pytest.fixture
-def sealed():
-    from engine.core import _REGISTRY
-    from tests.secret_game import install
-
-    game = install()
-    yield game
-    _REGISTRY.pop(game.kind, None)
-
-
 async def sealed_game(host, players=3, channel="s1"):
     await host.open_lobby("g", channel, "sealed", "u0", "Ann")
     for i in range(1, players):
