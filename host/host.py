@@ -22,8 +22,10 @@ from typing import Any, Protocol
 from engine import CorruptState, IllegalAction, Seat, get_game
 from engine.ai import ai_action
 from engine.core import decision_key, step_key
+from engine.core import undoable as engine_undoable
 from host.checks import CorruptLobby, check_lobby
 from host.errors import HostError
+from host.replay import ReplayError, replay_state, seat_actions
 from host.settings import ServerSettings, check_setting
 from store import ChannelBusy, CorruptRow, StaleWrite, StoreError
 
@@ -34,6 +36,14 @@ RETRY_FIRST_DELAY = 1.0  # seconds before a step the store refused is tried agai
 RETRY_MAX_DELAY = 60.0
 SWEEP_EVERY = 30.0  # seconds between loads of the games due soon (AI seats, timers)
 IDLE_AFTER = 1800.0  # a game nobody used for this long, with nothing armed, leaves memory
+UNDO_ACTION = {"type": "undo"}  # an undo's entry in the action log (never seen by the engine)
+
+# Who made a committed action (the lobby's "undo" record keeps it, see GameHost.can_undo):
+# the seat's person, an AI seat, the turn timer (the AI playing a late person's step), or the
+# bot passing for a person in a card window; "undo" marks an undo entry.
+BY_PERSON, BY_AI, BY_TIMER, BY_AUTOPASS, BY_UNDO = "player", "ai", "timer", "autopass", "undo"
+UNDO_REASONS = ("nothing", "not_yours", "acted_since", "automatic", "revealed", "stale",
+                "mismatch")
 
 # When the bot passes for a human in a card window (after the host's window_delay):
 # "always" (the default) = every time, unless they play a card first: the table then looks the
@@ -92,6 +102,28 @@ def _usable(guild_id: str, stored: dict) -> ServerSettings:
     return ServerSettings(**kept)
 
 
+def _undo_entry(lobby: dict, seats: int) -> dict | None:
+    """The lobby's record of the last action (``GameHost._undo_record``), or None when it is
+    missing or malformed (a lobby written before undo existed, or by hand)."""
+    record = lobby.get("undo")
+    if not (isinstance(record, dict) and type(record.get("seq")) is int
+            and type(record.get("seat")) is int and 0 <= record["seat"] < seats
+            and isinstance(record.get("by"), str) and type(record.get("ok")) is bool
+            and isinstance(record.get("acted"), list) and len(record["acted"]) == seats
+            and all(type(x) is int for x in record["acted"])):
+        return None
+    return record
+
+
+def _undo_counts(lobby: dict, seats: int) -> list[int]:
+    """Per seat, the undos that brought its decision key back (``LiveGame.key_for``)."""
+    undos = lobby.get("undos")
+    if isinstance(undos, list) and len(undos) == seats and all(
+            type(u) is int and u >= 0 for u in undos):
+        return list(undos)
+    return [0] * seats
+
+
 def _edited(lobby: dict) -> dict:
     """A copy of a lobby to edit (its seats copied too), stored before it replaces the old."""
     copy = dict(lobby)
@@ -146,8 +178,15 @@ class LiveGame:
     def key_for(self, seat: int) -> int:
         """What a button drawn for ``seat`` is bound to: the action count, except that in a
         game with secret simultaneous steps another player's secret move does not change
-        it (their choice leaves this seat's menu valid)."""
-        return decision_key(self.rules, self.state, seat, self.seq)
+        it (their choice leaves this seat's menu valid). An undo brings the game's own keys
+        back to what they were before the move, so the undos that touched this seat's key
+        are counted in too (above 2**32): a menu drawn after a move that was taken back
+        never becomes valid again, and another player's secret move taken back leaves this
+        seat's menus as they were."""
+        key = decision_key(self.rules, self.state, seat, self.seq)
+        if getattr(self.rules, "decision_key", None) is not None:
+            key += _undo_counts(self.lobby, len(self.seats))[seat] << 32
+        return key
 
     @property
     def deadline(self) -> float | None:
@@ -174,6 +213,8 @@ class Outcome:
     snapshots: list[tuple[str, dict]]  # (finished phase, public view at that moment)
     by_ai: bool = False
     timed_out: bool = False
+    seq: int | None = None  # the game's position right after it (an Undo button's number)
+    undoable: bool = False  # a person's move the engine lets them take back (GameHost.undo)
 
     @property
     def over(self) -> bool:
@@ -617,27 +658,16 @@ class GameHost:
             lobby["log"] = (game.lobby.get("log", []) + events)[-RECENT_EVENTS:]
             if not finished:
                 self._set_deadline(lobby, game.seats, rules, new_state, game.seq + 1)
+            by = (BY_TIMER if timed_out else BY_AI if by_ai else BY_AUTOPASS if by_bot
+                  else BY_PERSON)
+            lobby["undo"] = self._undo_record(game, seat, by, action, new_state, events,
+                                              finished)
             actor = game.seats[seat]["id"]
-            try:
-                new_seq = await self.store.record_action(
-                    game.id, game.seq, actor, action, rules.to_json(new_state),
-                    self.clock.now(), status="finished" if finished else "active",
-                    results=results, lobby=lobby, urgent=not (by_ai or timed_out or by_bot),
-                    wake_at=None if finished else self._wake_at(rules, new_state, lobby))
-            except StaleWrite:
-                # another process wrote this game: take the stored truth and refuse
-                try:
-                    await self._reload(game)
-                except (StoreError, CorruptState, ValueError, KeyError, TypeError) as exc:
-                    log.error("game %s could not be reloaded: %s", game.id, exc)
-                raise HostError("conflict") from None
-            except StoreError as exc:
-                log.error("game %s: action not saved: %s", game.id, exc)
-                game.save_failures += 1
-                if game.save_failures == 1:  # the table is told once per failing stretch
-                    self._spawn(self._tell_saving_failed(game))
-                raise HostError("storage_failed") from exc
-            game.save_failures = 0
+            new_seq = await self._record(
+                game, actor, action, rules.to_json(new_state),
+                status="finished" if finished else "active",
+                results=results, lobby=lobby, urgent=not (by_ai or timed_out or by_bot),
+                wake_at=None if finished else self._wake_at(rules, new_state, lobby))
             # durable: make it current
             game.state = new_state
             game.seq = new_seq
@@ -646,9 +676,200 @@ class GameHost:
                 game.status = "finished"
                 self._cancel_timers(game)
                 self.games.pop(game.channel_id, None)
-        outcome = Outcome(game, seat, action, events, snapshots, by_ai, timed_out)
+        outcome = Outcome(game, seat, action, events, snapshots, by_ai, timed_out,
+                          seq=new_seq, undoable=lobby["undo"]["ok"])
         await self._after_commit(outcome)
         return outcome
+
+    async def _record(self, game: LiveGame, actor: str, action: dict, state_json: dict,
+                      **kwargs) -> int:
+        """Write one action and the state it led to (``Store.record_action``, at the game's
+        position); the new position. Refusals as one sentence: ``conflict`` (another process
+        wrote the game: the stored truth is taken) or ``storage_failed``."""
+        try:
+            new_seq = await self.store.record_action(
+                game.id, game.seq, actor, action, state_json, self.clock.now(), **kwargs)
+        except StaleWrite:
+            # another process wrote this game: take the stored truth and refuse
+            try:
+                await self._reload(game)
+            except (StoreError, CorruptState, ValueError, KeyError, TypeError) as exc:
+                log.error("game %s could not be reloaded: %s", game.id, exc)
+            raise HostError("conflict") from None
+        except StoreError as exc:
+            log.error("game %s: action not saved: %s", game.id, exc)
+            game.save_failures += 1
+            if game.save_failures == 1:  # the table is told once per failing stretch
+                self._spawn(self._tell_saving_failed(game))
+            raise HostError("storage_failed") from exc
+        game.save_failures = 0
+        return new_seq
+
+    # --- undo -------------------------------------------------------------------------------
+
+    def _undo_record(self, game: LiveGame, seat: int, by: str, action: dict, new_state,
+                     events: list[dict], finished: bool) -> dict:
+        """What the lobby keeps of the action being committed (``lobby["undo"]``, written with
+        it): its position ``seq``, ``seat``, who made it (``by``: BY_PERSON, BY_AI, BY_TIMER,
+        BY_AUTOPASS), ``ok`` (a person's move that the engine says revealed nothing), the
+        turn deadline before it (an undo restores it: taking a move back gives no extra
+        time) and ``acted``: per seat, the position of their own last move (0: none)."""
+        old = _undo_entry(game.lobby, len(game.seats))
+        acted = list(old["acted"]) if old is not None else [0] * len(game.seats)
+        ok = False
+        if by == BY_PERSON:
+            acted[seat] = game.seq + 1
+            if not finished:
+                try:
+                    ok = engine_undoable(game.rules, game.state, seat, action, new_state, events)
+                except Exception:  # a fault in the rules' check: the move stays
+                    log.exception("game %s: undoable failed on %r by seat %s", game.id,
+                                  action, seat)
+        record = {"seq": game.seq + 1, "seat": seat, "by": by, "ok": ok, "acted": acted}
+        if ok:
+            record["deadline"] = game.lobby.get("deadline")
+        return record
+
+    def undo_refusal(self, game: LiveGame, seat: int) -> str | None:
+        """Why ``seat`` may not take back the last move now (one of UNDO_REASONS, each a
+        sentence ``bot.undo.refused.<reason>``), or None when they may: ``nothing`` (no
+        move, the game not running, or the last entry is already an undo), ``not_yours``
+        (the last move is another player's, and this seat has not moved yet),
+        ``acted_since`` (another player moved after this seat's last move), ``automatic``
+        (the last move was this seat's but made by the bot: AI, turn timer, auto-pass),
+        ``revealed`` (the engine's ``undoable`` said no: a die, a draw, a reveal...).
+        Synchronous and cheap: no store read."""
+        if game.status != "active" or not 0 <= seat < len(game.seats):
+            return "nothing"
+        record = _undo_entry(game.lobby, len(game.seats))
+        if record is None or record["seq"] != game.seq or record["by"] == BY_UNDO:
+            return "nothing"
+        if record["seat"] != seat:
+            return "acted_since" if record["acted"][seat] else "not_yours"
+        if record["by"] != BY_PERSON:
+            return "automatic"
+        if not record["ok"]:
+            return "revealed"
+        return None
+
+    def can_undo(self, game: LiveGame, seat: int | None) -> bool:
+        """May the person at ``seat`` take back their last move now (``undo`` would not
+        refuse, barring a store failure or a log that no longer replays)? True when the
+        game is running, its last logged action is that seat's own, made by that person
+        (not an AI seat, a turn timer or an auto-pass), nothing came after it, and the
+        engine said it revealed nothing (``GameRules.undoable``). Synchronous and cheap:
+        the cog may ask it after every action to offer a private Undo button."""
+        return (seat is not None and 0 <= seat < len(game.seats)
+                and not game.seats[seat].get("ai") and self.undo_refusal(game, seat) is None)
+
+    async def undo(self, channel_id, user_id, *, game_id: int | None = None,
+                   expected_seq: int | None = None) -> Outcome:
+        """Take back ``user_id``'s last move in the channel's game and return the Outcome
+        (``action`` ``{"type": "undo"}``, ``events`` ``[{"type": "undo", "player": seat}]``,
+        no snapshots; the listener gets it like any move, so the table says "X took back
+        their last move" and redraws the restored position's buttons).
+
+        The previous state is rebuilt by replaying the seed and the action log (earlier
+        undos included) without that move; it must lead, with the move, to the current
+        state exactly, and the engine must still call the move undoable. The undo is then
+        committed like an action (``{"type": "undo"}`` by that player, with the restored
+        state, in one transaction), so replays and restarts see it; the turn deadline is
+        the one the move was made under. ``game_id``/``expected_seq``: the game and the
+        position (``Outcome.seq`` of the move) an Undo button was drawn for.
+
+        Raises HostError: ``no_game``, ``stale_game`` (another game), ``not_started``,
+        ``not_a_player``, ``seat_is_ai``, ``cannot_undo`` with ``reason`` (one of
+        UNDO_REASONS; see :meth:`undo_refusal`; ``stale``: the button was for an earlier
+        move of theirs; ``mismatch``: the log does not replay to the current state, logged),
+        ``conflict``, ``storage_failed``. Nothing changes then."""
+        game = self._game(channel_id)
+        if game_id is not None and game.id != game_id:
+            raise HostError("stale_game")
+        if game.status != "active":
+            raise HostError("not_started")
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise HostError("not_a_player")
+        if game.seats[seat].get("ai"):
+            raise HostError("seat_is_ai")
+        rules = game.rules
+        async with game.lock:
+            if game.status != "active":
+                raise HostError("not_started")
+            reason = self.undo_refusal(game, seat)
+            if reason is None and expected_seq is not None and expected_seq != game.seq:
+                reason = "stale"
+            if reason is not None:
+                raise HostError("cannot_undo", reason=reason)
+            record = game.lobby["undo"]
+            before = await self._state_before_last(game, seat)
+            event = {"type": "undo", "player": seat}
+            lobby = dict(game.lobby)
+            lobby["log"] = (game.lobby.get("log", []) + [event])[-RECENT_EVENTS:]
+            undos = _undo_counts(lobby, len(game.seats))
+            if step_key(rules, before, 0) != step_key(rules, game.state, 0):
+                undos = [u + 1 for u in undos]  # a public move: every seat's key went back
+            else:
+                undos[seat] += 1  # a secret move: only this seat's key went back
+            lobby["undos"] = undos
+            self._restore_deadline(lobby, rules, before, game.seq + 1, record.get("deadline"))
+            lobby["undo"] = {"seq": game.seq + 1, "seat": seat, "by": BY_UNDO, "ok": False,
+                             "acted": record["acted"]}
+            new_seq = await self._record(game, game.seats[seat]["id"], dict(UNDO_ACTION),
+                                         rules.to_json(before), status="active", lobby=lobby,
+                                         urgent=True,
+                                         wake_at=self._wake_at(rules, before, lobby))
+            game.state = before
+            game.seq = new_seq
+            game.lobby = lobby
+        outcome = Outcome(game, seat, dict(UNDO_ACTION), [event], [], seq=new_seq)
+        await self._after_commit(outcome)
+        return outcome
+
+    async def _state_before_last(self, game: LiveGame, seat: int):
+        """The state before the last logged action (``seat``'s), rebuilt from the seed and
+        the log, checked: with that action it gives the current state exactly, and the
+        engine calls the action undoable. HostError ``cannot_undo`` (``mismatch``, logged)
+        otherwise, ``storage_failed`` when the log cannot be read."""
+        try:
+            rows = await self.store.actions(game.id)
+        except StoreError as exc:
+            log.error("game %s: the action log could not be read: %s", game.id, exc)
+            raise HostError("storage_failed") from exc
+        rules = game.rules
+        seats = [Seat(s["id"], s["name"]) for s in game.seats]
+        try:
+            if [r.seq for r in rows] != list(range(1, game.seq + 1)):
+                raise ReplayError(f"the log does not run from 1 to the game's position "
+                                  f"{game.seq}")
+            entries = seat_actions(rows, seats)
+            last_seat, last = entries[-1]
+            if last_seat != seat or last == UNDO_ACTION:
+                raise ReplayError("the last entry is not that player's move")
+            before = await asyncio.to_thread(replay_state, rules, seats, game.lobby["seed"],
+                                             game.options, entries[:-1])
+            after, events = rules.apply_action(before, seat, last)
+            if rules.to_json(after) != rules.to_json(game.state):
+                raise ReplayError("the replayed log does not lead to the game's state")
+            if not engine_undoable(rules, before, seat, last, after, events):
+                raise ReplayError("the engine does not call the move undoable")
+        except (ReplayError, IllegalAction, KeyError, IndexError, TypeError, ValueError) as exc:
+            log.error("game %s: seat %s's move cannot be taken back: %s", game.id, seat, exc)
+            raise HostError("cannot_undo", reason="mismatch") from exc
+        return before
+
+    def _restore_deadline(self, lobby: dict, rules, state, seq: int, old) -> None:
+        """After an undo: the turn deadline the move was made under (none if the timer is
+        off or an AI is awaited); a fresh one only when none was kept."""
+        lobby.pop("deadline", None)
+        awaiting = rules.to_act(state)
+        seats = lobby["seats"]
+        if (float(lobby.get("timer") or 0) > 0 and isinstance(old, dict)
+                and isinstance(old.get("at"), (int, float)) and awaiting
+                and not any(seats[p].get("ai") for p in awaiting)):
+            lobby["deadline"] = {"seq": step_key(rules, state, seq), "at": float(old["at"])}
+        else:
+            self._set_deadline(lobby, seats, rules, state, seq)
 
     async def _reload(self, game: LiveGame) -> None:
         row = await self.store.get_game(game.id)

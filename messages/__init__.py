@@ -107,7 +107,13 @@ def _game_messages(kind: str):
 
 
 def describe(kind: str, event: dict, names: list[str], lang: str = DEFAULT_LANG) -> str | None:
-    """One line for a game event (None for events not worth a line)."""
+    """One line for a game event (None for events not worth a line). The host's own events,
+    the same in every game, are worded here: ``{"type": "undo", "player": seat}`` (a player
+    took back their last move, ``GameHost.undo``)."""
+    if event.get("type") == "undo":
+        p = event.get("player")
+        who = names[p] if isinstance(p, int) and 0 <= p < len(names) else "?"
+        return t("bot.undo.done", lang, player=who)
     return _game_messages(kind).describe(event, names, lang)
 
 
