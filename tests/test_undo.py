@@ -312,3 +312,49 @@ async def test_mutations_a_token_is_taken_back_a_development_is_not(store):
                                                        for ev in o.events))
     assert await refused(host, game, outcome.seat) == "revealed"
     await host.close()
+
+
+# --- Evolution: Climate -------------------------------------------------------------------------
+
+
+def needs_climate() -> None:
+    from engine import game_kinds
+
+    if "climate" not in game_kinds():
+        pytest.skip("Evolution: Climate is not in engine.core.GAME_PACKAGES yet")
+
+
+async def test_climate_a_secret_food_card_is_taken_back_the_one_that_ends_the_step_is_not(store):
+    needs_climate()
+    host, rec = make_host(store)
+    game = await humans(host, "climate")
+    assert len(game.awaiting()) == 3  # everyone chooses a food card at once, unseen
+    keys = [game.key_for(p) for p in range(3)]
+    outcome, before = await drive(host, game, lambda o: True)
+    seat = outcome.seat
+    assert outcome.action["type"] == "food" and outcome.undoable
+    moved = game.key_for(seat)
+    await taken_back(host, store, rec, game, outcome, before)
+    # the seat's menus drawn before or after the move are stale; the others' stay valid
+    assert game.key_for(seat) not in (keys[seat], moved)
+    assert [game.key_for(p) for p in range(3) if p != seat] == \
+        [keys[p] for p in range(3) if p != seat]
+    # the last food card completes the step: the phase moves on for everyone
+    outcome, _ = await drive(host, game, lambda o: any(ev["type"] == "food_cards"
+                                                       for ev in o.events))
+    assert await refused(host, game, outcome.seat) == "revealed"
+    await host.close()
+
+
+async def test_climate_quick_plays_are_taken_back_until_the_reveal(store):
+    needs_climate()
+    host, rec = make_host(store)
+    game = await humans(host, "climate", quick=True)
+    outcome, before = await drive(host, game, lambda o: game.state.phase == "play"
+                                  and o.action["type"] in ("trait", "species", "grow"))
+    assert outcome.undoable
+    await taken_back(host, store, rec, game, outcome, before)
+    outcome, _ = await drive(host, game, lambda o: any(ev["type"] == "reveal"
+                                                       for ev in o.events))
+    assert await refused(host, game, outcome.seat) == "revealed"
+    await host.close()

@@ -199,6 +199,36 @@ class ClimateGame:
         """The fast path for simulations: changes ``state`` (not on refusal)."""
         return list(rules.step(state, player, action))
 
+    def undoable(self, before: ClimateState, player: int, action: dict, after: ClimateState,
+                 events: list[dict]) -> bool:
+        """May ``player`` take ``action`` back (the host's Undo)? Only when it revealed
+        nothing. In Evolution: Climate cards come to light when they are drawn (the Deal, the
+        exchange's draw at Done, an extinction), when the food cards are turned (Modify the
+        environment), when the face-down traits flip at the end of the play phase, when a
+        Quick game's secret plays are revealed and when an event card is turned; the
+        generator shuffles. Discarded cards show only as a count. So a move is undoable when
+        the generator, the draw deck, the set-aside cards and both event decks (and the
+        cards up) are as they were, no food card, face-down trait or Quick play was
+        revealed, and, in a secret simultaneous step (the food cards; a Quick game's play
+        phase), it was not the move that completes the step (that one is public: the phase
+        moves on for everyone); e.g. a food card chosen while others still choose, any Quick
+        play before the last Done, a normal play (a trait placed face down, a new species,
+        a growth, a removal, a card put back) that does not end the phase, a green-trait
+        order, a feeding that draws nothing."""
+        if after.phase == "over":
+            return False
+        if (before.rng != after.rng or before.deck != after.deck
+                or before.set_aside != after.set_aside
+                or before.event_decks != after.event_decks
+                or before.event_up != after.event_up or before.meteor != after.meteor):
+            return False
+        if after.revealed and not before.revealed:
+            return False
+        if any(ev.get("type") in ("flip", "reveal", "food_reveal") for ev in events):
+            return False
+        secret = before.phase == "food" or (before.phase == "play" and rules.is_quick(before))
+        return not (secret and after.step != before.step)
+
     def view(self, state: ClimateState, viewer: int | None) -> dict:
         return view(state, viewer)
 
