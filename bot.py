@@ -4,6 +4,9 @@
     python bot.py --config FILE        run with another configuration file
     python bot.py demo evo --players 4 --seed 1 --out demo-out
                                        play a whole game offline with AI seats
+    python bot.py replay GAME_ID --db PATH --out FILE.gif
+                                       a stored game as an animated GIF, rebuilt from its
+                                       seed and action log (offline; says if it is exact)
 """
 
 from __future__ import annotations
@@ -76,6 +79,45 @@ def run_bot(config: dict) -> int:
     return 0
 
 
+def run_replay(args: argparse.Namespace) -> int:
+    """``bot.py replay``: the game's GIF written to ``--out``; prints its frames, size and
+    whether the replay reproduced the stored state exactly. Exit status 0 when exact, 1 when
+    the GIF was written but the replay is not exact, 2 when there is nothing to replay."""
+    from host import HostError
+    from host.replay import replay_gif
+    from messages import t
+    from store import Store, StoreError
+
+    database = args.db or Path(load_config(args.config)["storage"]["database"])
+    if not Path(database).exists():
+        print(f"No database at {database}", file=sys.stderr)
+        return 2
+
+    async def replay():
+        async with Store.open(database) as store:
+            return await replay_gif(store, args.game_id, args.lang)
+
+    try:
+        result = asyncio.run(replay())
+    except HostError as exc:
+        print(t(f"bot.error.{exc.code}", args.lang, **exc.params), file=sys.stderr)
+        return 2
+    except StoreError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    out = args.out or Path(f"replay-{args.game_id}.gif")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(result.gif)
+    print(f"game {result.game_id} ({result.kind}, {result.status}, {result.actions} log entries): "
+          f"{result.frames} frames of {result.phases} phase images, {result.size} bytes, "
+          f"{result.width}x{result.height}, written to {out}")
+    if result.exact:
+        print("exact: the replay reproduces the stored state")
+        return 0
+    print(f"NOT exact: {result.error}")
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bot.py", description="Darwin board-game bot")
     parser.add_argument("--config", type=Path, help="configuration file (default: config.toml)")
@@ -84,9 +126,18 @@ def main(argv: list[str] | None = None) -> int:
     import demo
 
     demo.add_arguments(demo_parser)
+    replay_parser = sub.add_parser(
+        "replay", help="a stored game as an animated GIF, rebuilt from its seed and action log")
+    replay_parser.add_argument("game_id", type=int, metavar="GAME_ID")
+    replay_parser.add_argument("--db", type=Path,
+                               help="the database (default: the configured one)")
+    replay_parser.add_argument("--out", type=Path, help="the GIF (default: replay-GAME_ID.gif)")
+    replay_parser.add_argument("--lang", default="en", choices=["en", "it", "fr"])
     args = parser.parse_args(argv)
     if args.command == "demo":
         return demo.main(args)
+    if args.command == "replay":
+        return run_replay(args)
     if args.config is not None and not args.config.exists():
         print(f"Configuration file not found: {args.config}", file=sys.stderr)
         return 2

@@ -6,6 +6,7 @@
     python bench/run.py mutations  the Random Mutations engine figures
     python bench/run.py climate    the Evolution: Climate engine figures
     python bench/run.py table      what a whole game writes to its channel (bench/table_bench.py)
+    python bench/run.py replay     a whole 4-player EVO game replayed to its GIF (host/replay.py)
 
 Machines here are shared and noisy: every figure is a median, and the render figure that
 matters is a ratio (drawing + encoding over encoding alone) measured in the same run.
@@ -177,6 +178,30 @@ def bench_render(out) -> None:
     out("render.climate.ratio_to_encode", figures["ratio"], "x")
 
 
+def bench_replay(out) -> None:
+    """A whole 4-player EVO game of fast AI seats replayed from its seed and action log to
+    the animated GIF (host.replay.build_replay: the engine again with every phase's view,
+    each image drawn, the GIF encoded under 8 MB, the final state checked)."""
+    from host.replay import build_replay
+    from store import ActionRow
+
+    seats = SEATS[4]
+    state = EVO.new_game(seats, 1, {})
+    rows = []
+    while not EVO.is_over(state):
+        p = EVO.to_act(state)[0]
+        action = EVO.ai_action(state, p, "fast")
+        EVO.apply_in_place(state, p, action)
+        rows.append(ActionRow(0, len(rows) + 1, seats[p].id, action, 0.0))
+    stored = json.loads(json.dumps(EVO.to_json(state)))
+    made = []
+    ms = median_ms(lambda: made.append(build_replay(0, "evo", seats, 1, {}, rows, stored)), 3)
+    assert made[-1].exact, made[-1].error
+    out("replay.evo.ms", ms, "ms")
+    out("replay.evo.gif_kb", made[-1].size / 1024, "KB")
+    out("replay.evo.frames", made[-1].frames, "frames")
+
+
 def bench_host(out) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import host_bench
@@ -208,6 +233,8 @@ def main(argv: list[str]) -> int:
         bench_climate(out)
     if "render".startswith(prefix[:6]) or not prefix:
         bench_render(out)
+    if "replay".startswith(prefix[:6]) or not prefix:
+        bench_replay(out)
     if "host".startswith(prefix[:4]) or not prefix:
         bench_host(out)
     if "table".startswith(prefix[:5]) or not prefix:
