@@ -47,36 +47,51 @@ MATCHUPS = {
 }
 
 
-def play_game(job: tuple) -> dict:
-    """One seeded game; ``levels[p]`` is the AI level of seat p."""
-    levels, seed, variant = job
-    n = len(levels)
-    seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(n)]
+def play_seeded(rules, policy_for, seed_of, levels: tuple, seed: int, options: dict):
+    """One seeded game of AI seats (``levels[p]`` is seat p's level), each deciding on its
+    own view as the table's AI seats do (a single legal action is taken without asking);
+    returns the final state and the time spent per level (total, count, worst)."""
+    seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(len(levels))]
     policies = {lv: policy_for(lv) for lv in set(levels)}
-    state = EVO.new_game(seats, seed, {"variant": variant})
+    state = rules.new_game(seats, seed, options)
     spent = {lv: 0.0 for lv in policies}
     count = {lv: 0 for lv in policies}
     worst = {lv: 0.0 for lv in policies}
-    while not EVO.is_over(state):
-        p = EVO.to_act(state)[0]
-        legal = EVO.legal_actions(state, p)
-        view = EVO.view(state, p)
+    while not rules.is_over(state):
+        p = rules.to_act(state)[0]
+        legal = rules.legal_actions(state, p)
         lv = levels[p]
         t0 = time.perf_counter()
-        action = policies[lv].choose(view, legal, decision_seed(state, p))
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            view = rules.view(state, p)
+            action = policies[lv].choose(view, legal, seed_of(state, p, view))
         dt = time.perf_counter() - t0
         spent[lv] += dt
         count[lv] += 1
         worst[lv] = max(worst[lv], dt)
-        EVO.apply_in_place(state, p, action)
-    rows = EVO.returns(state)
-    scores = [0] * n
-    dinos = [0] * n
-    for r in rows:
+        rules.apply_in_place(state, p, action)
+    return state, {"spent": spent, "count": count, "worst": worst}
+
+
+def standings(rules, state, n: int, tiebreak) -> tuple[list, list]:
+    """Per seat: the final score and the game's tie-break value (``tiebreak(row)``)."""
+    scores, ties = [0] * n, [0] * n
+    for r in rules.returns(state):
         scores[r["player"]] = r["score"]
-        dinos[r["player"]] = r["dinos"]
+        ties[r["player"]] = tiebreak(r)
+    return scores, ties
+
+
+def play_game(job: tuple) -> dict:
+    """One seeded game of EVO; ``levels[p]`` is the AI level of seat p."""
+    levels, seed, variant = job
+    state, times = play_seeded(EVO, policy_for, lambda s, p, _v: decision_seed(s, p), levels,
+                               seed, {"variant": variant})
+    scores, dinos = standings(EVO, state, len(levels), lambda r: r["dinos"])
     return {"levels": levels, "seed": seed, "scores": scores, "dinos": dinos,
-            "turns": state.turn, "spent": spent, "count": count, "worst": worst}
+            "turns": state.turn, **times}
 
 
 def jobs_for(hero: str, other: str, games: int, base_seed: int, variant: bool) -> list[tuple]:
@@ -97,33 +112,11 @@ def play_cubo_game(job: tuple) -> dict:
     from engine.cubosaurs.ai import view_seed
 
     levels, seed, advanced = job
-    n = len(levels)
-    seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(n)]
-    policies = {lv: cubo_policy(lv) for lv in set(levels)}
-    state = CUBOSAURS.new_game(seats, seed, {"advanced": advanced})
-    spent = {lv: 0.0 for lv in policies}
-    count = {lv: 0 for lv in policies}
-    worst = {lv: 0.0 for lv in policies}
-    while not CUBOSAURS.is_over(state):
-        p = CUBOSAURS.to_act(state)[0]
-        legal = CUBOSAURS.legal_actions(state, p)
-        view = CUBOSAURS.view(state, p)
-        lv = levels[p]
-        t0 = time.perf_counter()
-        action = policies[lv].choose(view, legal, view_seed(view))
-        dt = time.perf_counter() - t0
-        spent[lv] += dt
-        count[lv] += 1
-        worst[lv] = max(worst[lv], dt)
-        CUBOSAURS.apply_in_place(state, p, action)
-    scores = [0] * n
-    last = [0] * n
-    for r in CUBOSAURS.returns(state):
-        scores[r["player"]] = r["score"]
-        last[r["player"]] = r["last"]
+    state, times = play_seeded(CUBOSAURS, cubo_policy, lambda _s, _p, v: view_seed(v), levels,
+                               seed, {"advanced": advanced})
+    scores, last = standings(CUBOSAURS, state, len(levels), lambda r: r["last"])
     return {"levels": levels, "seed": seed, "scores": scores, "dinos": last,
-            "advanced": advanced, "turns": state.turn, "spent": spent, "count": count,
-            "worst": worst}
+            "advanced": advanced, "turns": state.turn, **times}
 
 
 def cubo_jobs_for(hero: str, other: str, games: int, base_seed: int,
@@ -149,36 +142,11 @@ def play_mutations_game(job: tuple) -> dict:
     from engine.mutations.ai import view_seed as mut_seed
 
     levels, seed, divergence = job
-    n = len(levels)
-    seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(n)]
-    policies = {lv: mut_policy(lv) for lv in set(levels)}
-    state = MUTATIONS.new_game(seats, seed, {"divergence": divergence})
-    spent = {lv: 0.0 for lv in policies}
-    count = {lv: 0 for lv in policies}
-    worst = {lv: 0.0 for lv in policies}
-    while not MUTATIONS.is_over(state):
-        p = MUTATIONS.to_act(state)[0]
-        legal = MUTATIONS.legal_actions(state, p)
-        lv = levels[p]
-        t0 = time.perf_counter()
-        if len(legal) == 1:  # as the table does: nothing to decide
-            action = legal[0]
-        else:
-            view = MUTATIONS.view(state, p)
-            action = policies[lv].choose(view, legal, mut_seed(view))
-        dt = time.perf_counter() - t0
-        spent[lv] += dt
-        count[lv] += 1
-        worst[lv] = max(worst[lv], dt)
-        MUTATIONS.apply_in_place(state, p, action)
-    scores = [0] * n
-    lost = [0] * n
-    for r in MUTATIONS.returns(state):
-        scores[r["player"]] = r["score"]
-        lost[r["player"]] = r["lost"]
+    state, times = play_seeded(MUTATIONS, mut_policy, lambda _s, _p, v: mut_seed(v), levels,
+                               seed, {"divergence": divergence})
+    scores, lost = standings(MUTATIONS, state, len(levels), lambda r: r["lost"])
     return {"levels": levels, "seed": seed, "scores": scores, "dinos": lost,
-            "advanced": divergence, "turns": state.turn, "spent": spent, "count": count,
-            "worst": worst}
+            "advanced": divergence, "turns": state.turn, **times}
 
 
 def mutations_jobs_for(hero: str, other: str, games: int, base_seed: int,
@@ -204,36 +172,12 @@ def play_climate_game(job: tuple) -> dict:
     from engine.climate.ai import view_seed as cli_seed
 
     levels, seed, quick = job
-    n = len(levels)
-    seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(n)]
-    policies = {lv: cli_policy(lv) for lv in set(levels)}
-    state = CLIMATE.new_game(seats, seed, {"events": True, "quick": quick})
-    spent = {lv: 0.0 for lv in policies}
-    count = {lv: 0 for lv in policies}
-    worst = {lv: 0.0 for lv in policies}
-    while not CLIMATE.is_over(state):
-        p = CLIMATE.to_act(state)[0]
-        legal = CLIMATE.legal_actions(state, p)
-        lv = levels[p]
-        t0 = time.perf_counter()
-        if len(legal) == 1:  # as the table does: nothing to decide
-            action = legal[0]
-        else:
-            view = CLIMATE.view(state, p)
-            action = policies[lv].choose(view, legal, cli_seed(view))
-        dt = time.perf_counter() - t0
-        spent[lv] += dt
-        count[lv] += 1
-        worst[lv] = max(worst[lv], dt)
-        CLIMATE.apply_in_place(state, p, action)
-    scores = [0] * n
-    tiebreak = [(0, 0)] * n
-    for r in CLIMATE.returns(state):
-        scores[r["player"]] = r["score"]
-        tiebreak[r["player"]] = (r["traits"], r["population"])
-    return {"levels": levels, "seed": seed, "scores": scores, "dinos": tiebreak,
-            "advanced": quick, "turns": state.round, "spent": spent, "count": count,
-            "worst": worst}
+    state, times = play_seeded(CLIMATE, cli_policy, lambda _s, _p, v: cli_seed(v), levels,
+                               seed, {"events": True, "quick": quick})
+    scores, ties = standings(CLIMATE, state, len(levels),
+                             lambda r: (r["traits"], r["population"]))
+    return {"levels": levels, "seed": seed, "scores": scores, "dinos": ties,
+            "advanced": quick, "turns": state.round, **times}
 
 
 def climate_jobs_for(hero: str, other: str, games: int, base_seed: int,
