@@ -18,7 +18,8 @@ from host import GameHost, HostError
 
 log = logging.getLogger("darwin")
 
-EXTENSIONS = ["cogs.lobby", "cogs.evo", "cogs.cubosaurs", "cogs.mutations", "cogs.admin"]
+EXTENSIONS = ["cogs.lobby", "cogs.evo", "cogs.cubosaurs", "cogs.mutations", "cogs.climate",
+              "cogs.admin"]
 
 
 class DarwinBot(commands.Bot):

@@ -410,7 +410,7 @@ def undoable(rules: GameRules, before: Any, player: int, action: Action, after: 
     return False if fn is None else bool(fn(before, player, action, after, events))
 
 
-GAME_PACKAGES = ("engine.evo", "engine.cubosaurs", "engine.mutations")
+GAME_PACKAGES = ("engine.evo", "engine.cubosaurs", "engine.mutations", "engine.climate")
 
 _REGISTRY: dict[str, GameRules] = {}
 

@@ -66,7 +66,7 @@ def _engine_codes(kind: str) -> set[str]:
     return codes
 
 
-@pytest.mark.parametrize("kind", ["evo", "cubosaurs", "mutations"])
+@pytest.mark.parametrize("kind", ["evo", "cubosaurs", "mutations", "climate"])
 def test_every_refusal_code_has_a_sentence(kind):
     codes = _engine_codes(kind)
     assert len(codes) > 12
@@ -75,7 +75,7 @@ def test_every_refusal_code_has_a_sentence(kind):
 
 
 def test_every_game_package_is_registered():
-    assert game_kinds() == ["cubosaurs", "evo", "mutations"]
+    assert game_kinds() == ["climate", "cubosaurs", "evo", "mutations"]
 
 
 def test_every_card_has_a_name_timing_and_text():
