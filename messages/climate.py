@@ -209,6 +209,19 @@ def _reveal(event: dict, lang: str) -> str:
 
 def describe(event: dict, names: list[str], lang: str = "en") -> str | None:
     """One line for an event, or None for events not worth a line."""
+    return _capital(_describe(event, names, lang), lang)
+
+
+def _capital(line: str | None, lang: str) -> str | None:
+    """A sentence that opens with a species ("l'espèce #1001 de Ada s'éteint") gets its
+    capital (one that opens with a player's name keeps the name as it is)."""
+    word = t("climate.species_ref", lang, id="").split("#")[0]
+    if line and word and line.startswith(word):
+        return line[0].upper() + line[1:]
+    return line
+
+
+def _describe(event: dict, names: list[str], lang: str = "en") -> str | None:
     kind = event.get("type")
     who = _who(names, event.get("player"))
     k = f"climate.event.{kind}"
@@ -444,4 +457,4 @@ def explain(error: IllegalAction, names: list[str] | None = None, lang: str = "e
     key = f"climate.error.{error.code}"
     if not has(key):
         key = "climate.error.bad_action"
-    return t(key, lang, **params)
+    return _capital(t(key, lang, **params), lang)
