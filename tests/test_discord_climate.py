@@ -27,19 +27,6 @@ TRAIT_NAMES = {t(f"climate.trait.{x}.name") for x in TRAITS}
 CARD_ID = re.compile(r"\b(?:" + "|".join(sorted(TRAITS, key=len, reverse=True)) + r")-\d+\b")
 
 
-@pytest.fixture(autouse=True)
-def climate_on(monkeypatch):
-    """The game and its cog, whether or not the lead has registered them yet."""
-    import cogs.bot
-    import engine.core as core
-    from engine.climate import CLIMATE
-
-    if "climate" not in core.game_kinds():
-        monkeypatch.setitem(core._REGISTRY, "climate", CLIMATE)
-    if "cogs.climate" not in cogs.bot.EXTENSIONS:
-        monkeypatch.setattr(cogs.bot, "EXTENSIONS", [*cogs.bot.EXTENSIONS, "cogs.climate"])
-
-
 def fix_seed(monkeypatch, seed: int) -> None:
     """Games started by the Start button draw their seed from os.urandom: make it ``seed``."""
     import host.host
@@ -664,6 +651,38 @@ def test_every_refusal_code_reads_as_a_sentence():
             assert "horns-2" not in text
             if code != "bad_action":
                 assert text != t("climate.error.bad_action", lang), (lang, code)
+
+
+@pytest.mark.parametrize("players, options", [
+    (2, {"events": True, "quick": False}), (3, {"events": True, "quick": True}),
+    (5, {"events": True, "quick": False}), (6, {"events": False, "quick": True})])
+def test_every_event_of_random_games_reads_as_a_line(players, options):
+    """Uniformly random legal play (Intelligence, attacks, discards, exchanges...): every
+    event reads as a line in every language, without a raw key, a hole or a card id."""
+    import random
+
+    from engine import Seat, get_game
+    from messages.climate import describe
+
+    rules = get_game("climate")
+    names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][:players]
+    seen = set()
+    for seed in range(3):
+        state, events = rules.new_game_with_events([Seat(n, n) for n in names], seed, options)
+        rnd = random.Random(seed)
+        every = list(events)
+        while not rules.is_over(state):
+            p = rnd.choice(rules.to_act(state))
+            state, events = rules.apply_action(state, p, rnd.choice(rules.legal_actions(state, p)))
+            every += events
+        for ev in every:
+            seen.add(ev["type"])
+            for lang in ("en", "it", "fr"):
+                line = describe(ev, names, lang)
+                assert line is None or ("climate." not in line and "{" not in line
+                                        and not CARD_ID.search(line)), (ev, line)
+    assert {"setup", "round_start", "deal", "chosen", "food_reveal", "climate", "plants",
+            "take", "bags", "game_over"} <= seen
 
 
 def test_no_card_id_pattern_misses_a_card():
