@@ -3,6 +3,7 @@
     python bot.py demo evo --players 4 --seed 1 --out demo-out
     python bot.py demo cubosaurs --players 3 --seed 1 --advanced --out demo-out
     python bot.py demo mutations --players 4 --seed 1 --divergence --out demo-out
+    python bot.py demo climate --players 4 --seed 1 --quick --out demo-out
 
 Writes ``OUT/NNN-<phase>.png`` (the public board at the end of every phase), ``OUT/log.txt``
 (the game as the table would read it) and prints the final scores. The same seed gives the
@@ -81,10 +82,11 @@ def run_demo(kind: str, players: int, seed: int, out: Path, level: str = "fast",
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=["evo", "cubosaurs", "mutations"],
+    parser.add_argument("game", choices=["evo", "cubosaurs", "mutations", "climate"],
                         help="which game to play")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 9),
-                        metavar="{2..8}", help="EVO: 3-5, Cubosaurs: 2-5, Random Mutations: 2-8")
+                        metavar="{2..8}",
+                        help="EVO: 3-5, Cubosaurs: 2-5, Random Mutations: 2-8, Climate: 2-6")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("demo-out"))
     parser.add_argument("--level", choices=["random", "fast", "strong"], default="fast",
@@ -95,6 +97,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Cubosaurs: leave out the tiles that act on opponents")
     parser.add_argument("--divergence", action="store_true",
                         help="Random Mutations: the Divergence expert rule")
+    parser.add_argument("--no-events", action="store_true",
+                        help="Evolution: Climate: no climate event cards")
+    parser.add_argument("--quick", action="store_true",
+                        help="Evolution: Climate: the Quick game (always with 6 players)")
     parser.add_argument("--lang", default="en", choices=["en", "it", "fr"])
 
 
@@ -103,6 +109,8 @@ def main(args: argparse.Namespace) -> int:
         options = {"variant": args.variant}
     elif args.game == "mutations":
         options = {"divergence": args.divergence}
+    elif args.game == "climate":
+        options = {"events": not args.no_events, "quick": args.quick}
     else:
         options = {"advanced": args.advanced, "interactive": not args.no_interactive}
     run_demo(args.game, args.players, args.seed, args.out, args.level, args.lang, options)
