@@ -767,7 +767,9 @@ class GameHost:
         """Take back ``user_id``'s last move in the channel's game and return the Outcome
         (``action`` ``{"type": "undo"}``, ``events`` ``[{"type": "undo", "player": seat}]``,
         no snapshots; the listener gets it like any move, so the table says "X took back
-        their last move" and redraws the restored position's buttons).
+        their last move" and redraws the restored position's buttons). The event has
+        ``"secret": True`` when the move was a secret one inside a simultaneous step (the
+        public step did not change): the table then prints nothing, as for the move.
 
         The previous state is rebuilt by replaying the seed and the action log (earlier
         undos included) without that move; it must lead, with the move, to the current
@@ -781,7 +783,9 @@ class GameHost:
         ``not_a_player``, ``seat_is_ai``, ``cannot_undo`` with ``reason`` (one of
         UNDO_REASONS; see :meth:`undo_refusal`; ``stale``: the button was for an earlier
         move of theirs; ``mismatch``: the log does not replay to the current state, logged),
-        ``conflict``, ``storage_failed``. Nothing changes then."""
+        ``conflict``, ``storage_failed``. Nothing changes then. The reader's sentence for
+        ``cannot_undo`` is ``bot.undo.refused.<reason>`` (``bot.error.cannot_undo`` is the
+        generic one)."""
         game = self._game(channel_id)
         if game_id is not None and game.id != game_id:
             raise HostError("stale_game")
@@ -803,11 +807,14 @@ class GameHost:
                 raise HostError("cannot_undo", reason=reason)
             record = game.lobby["undo"]
             before = await self._state_before_last(game, seat)
+            public = step_key(rules, before, 0) != step_key(rules, game.state, 0)
             event = {"type": "undo", "player": seat}
+            if getattr(rules, "step_key", None) is not None and not public:
+                event["secret"] = True  # a secret move: the table says nothing of it
             lobby = dict(game.lobby)
             lobby["log"] = (game.lobby.get("log", []) + [event])[-RECENT_EVENTS:]
             undos = _undo_counts(lobby, len(game.seats))
-            if step_key(rules, before, 0) != step_key(rules, game.state, 0):
+            if public:
                 undos = [u + 1 for u in undos]  # a public move: every seat's key went back
             else:
                 undos[seat] += 1  # a secret move: only this seat's key went back

@@ -109,8 +109,11 @@ def _game_messages(kind: str):
 def describe(kind: str, event: dict, names: list[str], lang: str = DEFAULT_LANG) -> str | None:
     """One line for a game event (None for events not worth a line). The host's own events,
     the same in every game, are worded here: ``{"type": "undo", "player": seat}`` (a player
-    took back their last move, ``GameHost.undo``)."""
+    took back their last move, ``GameHost.undo``; nothing when it has ``"secret": True``: a
+    secret move in a simultaneous step, which the table did not show either)."""
     if event.get("type") == "undo":
+        if event.get("secret"):
+            return None
         p = event.get("player")
         who = names[p] if isinstance(p, int) and 0 <= p < len(names) else "?"
         return t("bot.undo.done", lang, player=who)

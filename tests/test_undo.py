@@ -101,7 +101,8 @@ async def taken_back(host, store, rec, game, outcome, before) -> None:
     assert all(not host.can_undo(game, p) for p in range(len(game.seats)) if p != seat)
     seq = game.seq
     undo = await host.undo(game.channel_id, user(game, seat), expected_seq=outcome.seq)
-    assert undo.action == {"type": "undo"} and undo.events == [{"type": "undo", "player": seat}]
+    assert undo.action == {"type": "undo"} and len(undo.events) == 1
+    assert undo.events[0]["type"] == "undo" and undo.events[0]["player"] == seat
     assert undo.snapshots == [] and rec.outcomes[-1] is undo and undo.seq == game.seq == seq + 1
     assert dump(game) == before
     assert await stored_state(store, game) == before
@@ -121,6 +122,7 @@ async def test_evo_a_move_taken_back_everywhere_and_after_a_restart(store):
     outcome, before = await drive(host, game, lambda o: o.action["type"] == "move")
     assert outcome.undoable
     await taken_back(host, store, rec, game, outcome, before)
+    assert rec.outcomes[-1].events == [{"type": "undo", "player": outcome.seat}]
     names = game.names()
     assert describe("evo", rec.outcomes[-1].events[0], names) == \
         f"{names[outcome.seat]} took back their last move."
@@ -335,6 +337,8 @@ async def test_climate_a_secret_food_card_is_taken_back_the_one_that_ends_the_st
     assert outcome.action["type"] == "food" and outcome.undoable
     moved = game.key_for(seat)
     await taken_back(host, store, rec, game, outcome, before)
+    assert rec.outcomes[-1].events == [{"type": "undo", "player": seat, "secret": True}]
+    assert describe("climate", rec.outcomes[-1].events[0], game.names()) is None  # unseen
     # the seat's menus drawn before or after the move are stale; the others' stay valid
     assert game.key_for(seat) not in (keys[seat], moved)
     assert [game.key_for(p) for p in range(3) if p != seat] == \
@@ -354,6 +358,7 @@ async def test_climate_quick_plays_are_taken_back_until_the_reveal(store):
                                   and o.action["type"] in ("trait", "species", "grow"))
     assert outcome.undoable
     await taken_back(host, store, rec, game, outcome, before)
+    assert rec.outcomes[-1].events[0]["secret"]  # the table shows nothing of a secret move
     outcome, _ = await drive(host, game, lambda o: any(ev["type"] == "reveal"
                                                        for ev in o.events))
     assert await refused(host, game, outcome.seat) == "revealed"
