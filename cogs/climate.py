@@ -9,7 +9,7 @@ awaited, nothing more. The button opens the presser's *private panel*: an epheme
 with their hand (as text, and as a picture once the renderer draws one), their species with
 their own face-down cards, their bag, and the menus they may use now, each bound to their own
 decision key (``game.key_for(seat)``): another player's secret choice leaves it valid, their
-own move refreshes it in place. The reveal is the one table update made when the last player
+own move refreshes it in place (with an Undo button while the host may take that move back). The reveal is the one table update made when the last player
 has chosen.
 
 In the play phase a card is chosen first (a menu that acts on nothing), then what to do with
@@ -41,6 +41,7 @@ from cogs.common import (
     refusal,
     send_ephemeral,
 )
+from cogs.community import UndoButton, undo_offer
 from cogs.game import MAX_CHOICES, GameCog
 from cogs.table import ActButton, ActSelect, HandButton, game_cog
 from cogs.translator import slash
@@ -235,7 +236,8 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
     # --- the private panel ----------------------------------------------------------------------
 
     def panel(self, game: LiveGame, seat: int, lang: str, card: str | None = None,
-              note: str | None = None) -> tuple[str, discord.ui.View | None]:
+              note: str | None = None,
+              extra: list[discord.ui.Item] = ()) -> tuple[str, discord.ui.View | None]:
         """The text and menus of ``seat``'s private panel (see the module docstring)."""
         rules, state = game.rules, game.state
         v = rules.view(state, seat)
@@ -271,10 +273,14 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
         elif game.status == "active":
             lines.append(t("climate.bot.prompt_wait", lang))
         view = None
+        items = [*items, *extra]
         if items:
             view = discord.ui.View(timeout=None)
-            for item in items[:25]:
-                view.add_item(item)
+            for item in items:
+                try:
+                    view.add_item(item)
+                except ValueError:  # no room left in Discord's five rows: the commands remain
+                    break
             # every item is a DynamicItem found again by its custom id: nothing needs to be kept
             # listening (an ephemeral message's view would otherwise be stored for 15 minutes)
             view.stop()
@@ -393,8 +399,8 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
     async def press(self, interaction: discord.Interaction, game_id: int, seq: int | None,
                     action: dict, seat: int | None = None) -> None:
         """A press on the public table goes the shared way; a press in a private panel
-        applies the action and redraws that panel in place (a stale one is redrawn, with
-        why nothing was done)."""
+        applies the action and redraws that panel in place, with an Undo button while the
+        move may be taken back (a stale panel is redrawn, with why nothing was done)."""
         message = interaction.message
         if message is None or not message.flags.ephemeral:
             await super().press(interaction, game_id, seq, action, seat)
@@ -411,10 +417,13 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
             return
         label = action_label(action, game.rules.view(game.state, me), game.names(), lang)
         await interaction.response.defer()
+        extra: list[discord.ui.Item] = []
         try:
-            await self.host.act(interaction.channel_id, interaction.user.id, action,
-                                game_id=game_id, expected_key=seq)
+            outcome = await self.host.act(interaction.channel_id, interaction.user.id, action,
+                                          game_id=game_id, expected_key=seq)
             note = t("climate.bot.played", lang, action=label)
+            if undo_offer(self.bot, game, interaction.user.id, outcome.seq, lang) is not None:
+                extra.append(UndoButton(game.id, outcome.seq, lang))  # in the panel itself
         except HostError as exc:
             note = t("climate.bot.stale_panel", lang) if exc.code == "stale_game" \
                 else refusal(exc, lang, game)
@@ -423,7 +432,7 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
         if game.status != "active":
             await interaction.edit_original_response(content=note, view=None)
             return
-        content, view = self.panel(game, me, lang, note=note)
+        content, view = self.panel(game, me, lang, note=note, extra=extra)
         kwargs: dict = {"content": content, "view": view}
         file = await self._panel_file(game, me, lang)
         if file is not None:
