@@ -10,6 +10,7 @@ from .errors import (
     CorruptRow,
     GameNotFound,
     MigrationError,
+    RematchTaken,
     SchemaTooNew,
     StaleWrite,
     StoreDamaged,
@@ -18,7 +19,7 @@ from .errors import (
     WrongStatus,
 )
 from .migrate import Migration, load_migrations
-from .rows import ActionRow, Decoded, GameRow, ResultRow
+from .rows import ActionRow, Decoded, GameRow, RatingChangeRow, RatingRow, ResultRow
 
 __all__ = [
     "ActionRow",
@@ -29,6 +30,9 @@ __all__ = [
     "GameRow",
     "Migration",
     "MigrationError",
+    "RatingChangeRow",
+    "RatingRow",
+    "RematchTaken",
     "ResultRow",
     "SETTINGS",
     "SchemaTooNew",

@@ -26,6 +26,7 @@ from . import migrate
 from .errors import (
     ChannelBusy,
     GameNotFound,
+    RematchTaken,
     SchemaTooNew,
     StaleWrite,
     StoreDamaged,
@@ -36,8 +37,11 @@ from .errors import (
 from .rows import (
     GAME_COLUMNS,
     LIVE,
+    RESULT_COLUMNS,
     ActionRow,
     GameRow,
+    RatingChangeRow,
+    RatingRow,
     ResultRow,
     decode,
     encode,
@@ -392,17 +396,57 @@ class Store:
     async def _insert_results(db: aiosqlite.Connection, game_id: int, kind: str,
                               rows: list[tuple], now: float) -> None:
         await db.executemany(
-            "INSERT INTO results (game_id, user_id, seat, name, rank, score, kind, finished_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, *row, kind, now) for row in rows])
+            "INSERT INTO results (game_id, user_id, seat, name, rank, score, kind, finished_at, "
+            "ai_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, *row[:5], kind, now, row[5]) for row in rows])
+
+    @staticmethod
+    async def _rate(db: aiosqlite.Connection, game_id: int, match: Any, now: float) -> bool:
+        """Apply a finished game's rated match (``host.ratings.Match``: ``players()`` and
+        ``rate(current) -> changes``) to its server's ratings of its game, inside the
+        current transaction: the current ratings are read here, so two games finishing
+        together never both start from the same numbers. A game without a server is not
+        rated, nor one whose rating fails (logged: the game still finishes). Whether it was
+        rated."""
+        rows = await db.execute_fetchall("SELECT guild_id, kind FROM games WHERE id = ?",
+                                         (game_id,))
+        if not rows:
+            raise GameNotFound(game_id)
+        guild, kind = rows[0]
+        players = match.players()
+        if guild is None or not players:
+            return False
+        marks = ", ".join("?" for _ in players)
+        known = {p: (mu, sigma, n) for p, mu, sigma, n in await db.execute_fetchall(
+            f"SELECT player_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ? "
+            f"AND player_id IN ({marks})", (guild, kind, *players))}
+        try:
+            changes = match.rate({p: v[:2] for p, v in known.items()})
+        except Exception:  # the rating math must never keep a game from finishing
+            log.exception("game %s was not rated (python bot.py ratings --rebuild retries)",
+                          game_id)
+            return False
+        await db.executemany(
+            "INSERT OR REPLACE INTO ratings (guild_id, kind, player_id, mu, sigma, games, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(guild, kind, c.player, float(c.mu_after), float(c.sigma_after),
+              known.get(c.player, (0, 0, 0))[2] + 1, now) for c in changes])
+        await db.executemany(
+            "INSERT INTO rating_changes (game_id, player_id, guild_id, kind, rank, mu_before, "
+            "sigma_before, mu_after, sigma_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, c.player, guild, kind, int(c.rank), float(c.mu_before),
+              float(c.sigma_before), float(c.mu_after), float(c.sigma_after), now)
+             for c in changes])
+        return True
 
     # ------------------------------------------------------------------ writes
 
     async def create_game(self, guild_id: int | str | None, channel_id: int | str, kind: str,
                           options: Mapping[str, Any] | None, lobby: Mapping[str, Any] | None,
-                          now: float) -> int:
+                          now: float, *, rematch_of: int | None = None) -> int:
         """A new game in 'lobby' status; its id. Raises ChannelBusy if the channel already has
-        a lobby or active game."""
+        a lobby or active game. ``rematch_of``: the finished game whose Rematch opened it
+        (RematchTaken if that game already opened one: once only)."""
         guild = _snowflake(guild_id, "guild_id", nullable=True)
         channel = _snowflake(channel_id, "channel_id")
         if not isinstance(kind, str) or not kind:
@@ -412,14 +456,19 @@ class Store:
         at = _time(now)
 
         async def body(db: aiosqlite.Connection) -> int:
+            if rematch_of is not None:  # first: two presses at once, the second is told this
+                taken = await db.execute_fetchall(
+                    "SELECT id FROM games WHERE rematch_of = ?", (rematch_of,))
+                if taken:
+                    raise RematchTaken(rematch_of, taken[0][0])
             busy = await db.execute_fetchall(
                 f"SELECT id FROM games WHERE channel_id = ? AND {_LIVE_SQL}", (channel,))
             if busy:
                 raise ChannelBusy(channel, busy[0][0])
             cursor = await db.execute(
                 "INSERT INTO games (guild_id, channel_id, kind, status, options, lobby, seq, "
-                "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, 0, ?, ?)",
-                (guild, channel, kind, options_json, lobby_json, at, at))
+                "created_at, updated_at, rematch_of) VALUES (?, ?, ?, 'lobby', ?, ?, 0, ?, ?, ?)",
+                (guild, channel, kind, options_json, lobby_json, at, at, rematch_of))
             return cursor.lastrowid
 
         return await self._write(body)
@@ -479,7 +528,8 @@ class Store:
                             now: float, status: str | None = None,
                             results: list[Mapping[str, Any]] | None = None, *,
                             lobby: Mapping[str, Any] | None = None,
-                            urgent: bool = False, wake_at: float | None = None) -> int:
+                            urgent: bool = False, wake_at: float | None = None,
+                            rating: Any = None) -> int:
         """Save one applied action and the state it produced, atomically; the new seq.
 
         In one transaction: the action row gets seq = expected_seq + 1 and the game's state,
@@ -490,7 +540,11 @@ class Store:
         lobby JSON in the same transaction (None leaves it as it is). ``urgent``: a person is
         waiting for this one; it goes before queued writes (AI steps). ``wake_at``: when the
         game next needs the bot by itself (see due_games); None when it waits for people.
+        ``rating``: the finished game's rated match (``host.ratings.Match``), applied to its
+        server's ratings in the same transaction (None: not rated).
         """
+        if rating is not None and results is None:
+            raise ValueError("only a finished game (with results) is rated")
         if status is None:
             status = "finished" if results is not None else "active"
         if status == "active" and results is not None:
@@ -516,6 +570,8 @@ class Store:
             if result_rows is not None:
                 _, _, kind = await self._game_head(db, game_id)
                 await self._insert_results(db, game_id, kind, result_rows, at)
+                if rating is not None:
+                    await self._rate(db, game_id, rating, at)
             return expected + 1
 
         return await self._write(body, urgent=urgent)
@@ -568,6 +624,32 @@ class Store:
                 f"VALUES (?, {marks}, ?)", (guild, *values, at))
 
         await self._write(body)
+
+    async def rebuild_ratings(self, match_of: Callable[[list[tuple]], Any]) -> tuple[int, int]:
+        """Recompute every rating from the stored results, in one transaction: each finished
+        game in the order it finished (then by id), ``match_of([(user_id, rank, ai_level)
+        per seat])`` giving its rated match or None (``host.ratings.match_of``). Returns
+        (games rated, ratings written)."""
+
+        async def body(db: aiosqlite.Connection) -> tuple[int, int]:
+            await db.execute("DELETE FROM rating_changes")
+            await db.execute("DELETE FROM ratings")
+            rows = await db.execute_fetchall(
+                "SELECT r.game_id, r.user_id, r.rank, r.ai_level, r.finished_at FROM results r "
+                "JOIN games g ON g.id = r.game_id WHERE g.status = 'finished' "
+                "AND g.guild_id IS NOT NULL ORDER BY r.finished_at, r.game_id, r.seat")
+            rated = 0
+            games: dict[int, tuple[float, list[tuple]]] = {}
+            for game_id, user_id, rank, level, at in rows:
+                games.setdefault(game_id, (at, []))[1].append((user_id, rank, level))
+            for game_id, (at, results) in games.items():
+                match = match_of(results)
+                if match is not None and await self._rate(db, game_id, match, at):
+                    rated += 1
+            count = (await db.execute_fetchall("SELECT COUNT(*) FROM ratings"))[0][0]
+            return rated, count
+
+        return await self._write(body)
 
     # ------------------------------------------------------------------ reads
 
@@ -630,17 +712,96 @@ class Store:
     async def game_results(self, game_id: int) -> list[ResultRow]:
         """A finished game's result rows, by rank then seat."""
         rows = await self._read(
-            "SELECT game_id, user_id, seat, name, rank, score, kind, finished_at FROM results "
-            "WHERE game_id = ? ORDER BY rank, seat", (game_id,))
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY rank, seat",
+            (game_id,))
         return [ResultRow(*r) for r in rows]
 
     async def results_for(self, user_id: int | str) -> list[ResultRow]:
         """A player's results over all games, newest first."""
         user = _snowflake(user_id, "user_id")
         rows = await self._read(
-            "SELECT game_id, user_id, seat, name, rank, score, kind, finished_at FROM results "
+            f"SELECT {RESULT_COLUMNS} FROM results "
             "WHERE user_id = ? ORDER BY finished_at DESC, game_id DESC", (user,))
         return [ResultRow(*r) for r in rows]
+
+    # ------------------------------------------------------------------ ratings and history
+
+    async def player_results(self, guild_id: int | str, user_id: int | str,
+                             kind: str | None = None) -> list[ResultRow]:
+        """The games a person finished in one server (of one game if ``kind``), newest
+        first: their own result rows (not the seats they left to an AI)."""
+        guild = _snowflake(guild_id, "guild_id")
+        user = _snowflake(user_id, "user_id")
+        cols = ", ".join(f"r.{c.strip()}" for c in RESULT_COLUMNS.split(","))
+        rows = await self._read(
+            f"SELECT {cols} FROM results r JOIN games g ON g.id = r.game_id "
+            "WHERE r.user_id = ? AND g.guild_id = ? AND g.status = 'finished' "
+            "AND r.ai_level IS NULL AND (? IS NULL OR r.kind = ?) "
+            "ORDER BY r.finished_at DESC, r.game_id DESC", (user, guild, kind, kind))
+        return [ResultRow(*r) for r in rows]
+
+    async def player_ratings(self, guild_id: int | str, player_id: int | str) -> list[RatingRow]:
+        """A player's ratings in one server, one per game they were rated in."""
+        guild = _snowflake(guild_id, "guild_id")
+        player = _snowflake(player_id, "player_id")
+        rows = await self._read(
+            "SELECT player_id, kind, mu, sigma, games FROM ratings "
+            "WHERE guild_id = ? AND player_id = ? ORDER BY kind", (guild, player))
+        return [RatingRow(*r) for r in rows]
+
+    async def rating_history(self, guild_id: int | str, kind: str, player_id: int | str,
+                             limit: int = 10) -> list[RatingChangeRow]:
+        """A player's latest rated games in one server and game, newest first."""
+        guild = _snowflake(guild_id, "guild_id")
+        player = _snowflake(player_id, "player_id")
+        rows = await self._read(
+            "SELECT game_id, player_id, rank, mu_before, sigma_before, mu_after, sigma_after, "
+            "at FROM rating_changes WHERE guild_id = ? AND kind = ? AND player_id = ? "
+            "ORDER BY at DESC, game_id DESC LIMIT ?", (guild, kind, player, int(limit)))
+        return [RatingChangeRow(*r) for r in rows]
+
+    async def rating_changes(self, game_id: int) -> list[RatingChangeRow]:
+        """What a rated game changed, one row per rated player ([] if it was not rated)."""
+        rows = await self._read(
+            "SELECT game_id, player_id, rank, mu_before, sigma_before, mu_after, sigma_after, "
+            "at FROM rating_changes WHERE game_id = ? ORDER BY rank, player_id", (game_id,))
+        return [RatingChangeRow(*r) for r in rows]
+
+    async def leaderboard(self, guild_id: int | str, kind: str, *, min_games: int = 3,
+                          limit: int = 10, z: float = 3.0) -> list[RatingRow]:
+        """A server's best ratings in one game (by mu - z sigma), of players with at least
+        ``min_games`` rated games, each with the name of their latest result there."""
+        guild = _snowflake(guild_id, "guild_id")
+        rows = await self._read(
+            "SELECT t.player_id, t.kind, t.mu, t.sigma, t.games, "
+            "(SELECT r.name FROM results r JOIN games g ON g.id = r.game_id "
+            " WHERE r.user_id = t.player_id AND r.kind = t.kind AND g.guild_id = t.guild_id "
+            " ORDER BY r.finished_at DESC LIMIT 1) "
+            "FROM ratings t WHERE t.guild_id = ? AND t.kind = ? AND t.games >= ? "
+            "ORDER BY t.mu - ? * t.sigma DESC, t.player_id LIMIT ?",
+            (guild, kind, int(min_games), float(z), int(limit)))
+        return [RatingRow(*r) for r in rows]
+
+    async def channel_games(self, channel_id: int | str, limit: int = 10,
+                            statuses: tuple[str, ...] = ("finished",)) -> list[GameRow]:
+        """A channel's latest games of those statuses, newest first."""
+        channel = _snowflake(channel_id, "channel_id")
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._read(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ({marks}) "
+            "ORDER BY id DESC LIMIT ?", (channel, *statuses, int(limit)))
+        return [GameRow(*r) for r in rows]
+
+    async def rematch_id(self, game_id: int) -> int | None:
+        """The game a finished game's Rematch opened, None if it opened none."""
+        rows = await self._read("SELECT id FROM games WHERE rematch_of = ?", (game_id,))
+        return rows[0][0] if rows else None
+
+    async def latest_game_id(self, channel_id: int | str) -> int | None:
+        """The id of the newest game opened in a channel (any status), None if none."""
+        channel = _snowflake(channel_id, "channel_id")
+        rows = await self._read("SELECT MAX(id) FROM games WHERE channel_id = ?", (channel,))
+        return rows[0][0]
 
 
 SETTINGS = ("language", "turn_timer", "ai_delay", "ai_level", "thread", "manager_role")

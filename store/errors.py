@@ -40,6 +40,15 @@ class ChannelBusy(StoreError):
         self.game_id = game_id
 
 
+class RematchTaken(StoreError):
+    """A finished game already opened its rematch (a game names it once only)."""
+
+    def __init__(self, game_id: int, rematch_id: int | None) -> None:
+        super().__init__(f"game {game_id} already had its rematch ({rematch_id})")
+        self.game_id = game_id
+        self.rematch_id = rematch_id
+
+
 class WrongStatus(StoreError):
     """The game is not in a status this operation applies to (nothing was written)."""
 

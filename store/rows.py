@@ -112,13 +112,19 @@ class ResultRow:
     score: int | None
     kind: str
     finished_at: float
+    ai_level: str | None = None  # the AI that played the seat to the end (None: its player)
+
+
+RESULT_COLUMNS = "game_id, user_id, seat, name, rank, score, kind, finished_at, ai_level"
 
 
 def result_params(results: Any) -> list[tuple]:
-    """Check the caller's result dicts; (user_id, seat, name, rank, score) per seat.
+    """Check the caller's result dicts; (user_id, seat, name, rank, score, ai_level) per seat.
 
     Keys: seat (int, required, unique), rank (int, required), user_id (str/int or None),
-    name (str or None), score (int or None). Other keys are ignored.
+    name (str or None), score (int or None), ai_level (str or None: the AI level that played
+    the seat to the end, an AI seat's or the one that took over a seat its player left).
+    Other keys are ignored.
     """
     if isinstance(results, (str, bytes, Mapping)) or not hasattr(results, "__iter__"):
         raise TypeError("results must be a list of dicts")
@@ -139,6 +145,35 @@ def result_params(results: Any) -> list[tuple]:
         seen.add(seat)
         user_id = r.get("user_id")
         name = r.get("name")
+        level = r.get("ai_level")
+        if level is not None and not isinstance(level, str):
+            raise TypeError(f"result ai_level must be a str or None, not {level!r}")
         rows.append((None if user_id is None else str(user_id), seat,
-                     None if name is None else str(name), rank, score))
+                     None if name is None else str(name), rank, score, level))
     return rows
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's current rating in one game of one server (``ratings``)."""
+
+    player_id: str
+    kind: str
+    mu: float
+    sigma: float
+    games: int  # rated games
+    name: str | None = None  # the name of their latest result in that server and game
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChangeRow:
+    """What one rated game changed for one player (``rating_changes``)."""
+
+    game_id: int
+    player_id: str
+    rank: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    at: float
