@@ -25,9 +25,10 @@ from engine.core import decision_key, step_key
 from engine.core import undoable as engine_undoable
 from host.checks import CorruptLobby, check_lobby
 from host.errors import HostError
+from host.ratings import match_of
 from host.replay import ReplayError, replay_state, seat_actions
 from host.settings import ServerSettings, check_setting
-from store import ChannelBusy, CorruptRow, StaleWrite, StoreError
+from store import ChannelBusy, CorruptRow, RematchTaken, StaleWrite, StoreError
 
 log = logging.getLogger("darwin.host")
 
@@ -122,6 +123,15 @@ def _undo_counts(lobby: dict, seats: int) -> list[int]:
             type(u) is int and u >= 0 for u in undos):
         return list(undos)
     return [0] * seats
+
+
+def _ai_level_of(seat: dict, lobby: dict, default: str) -> str | None:
+    """The AI level that played a seat to the end (None: its player did), for the results
+    and the ratings (host/ratings.py: an AI seat is rated as its level, a player who left
+    is rated last)."""
+    if not seat.get("ai"):
+        return None
+    return seat.get("level") or lobby.get("ai_level") or default
 
 
 def _edited(lobby: dict) -> dict:
@@ -462,6 +472,60 @@ class GameHost:
         self.games[channel_id] = game
         return game
 
+    async def rematch(self, channel_id, game_id: int, user_id) -> LiveGame:
+        """The Rematch button under a finished game: a lobby in its channel with the same
+        seats in the same order (AI seats and their levels included; a player who left the
+        game to an AI is not seated again), the same options, turn timer, AI delay and level
+        and table language; the presser, one of its players, is the creator; the seed is
+        new when it starts. Players who do not want to play leave the lobby as usual.
+        Refused (HostError): ``rematch_taken`` once the game opened one (once per game),
+        ``rematch_stale`` if another game was opened in the channel since, ``rematch_not_
+        player``, ``channel_busy``."""
+        channel_id = str(channel_id)
+        try:
+            row = await self.store.get_game(int(game_id))
+            taken = await self.store.rematch_id(int(game_id))
+            latest = await self.store.latest_game_id(channel_id)
+        except StoreError as exc:
+            log.error("could not read game %s for a rematch: %s", game_id, exc)
+            raise HostError("storage_failed") from exc
+        if taken is not None:
+            raise HostError("rematch_taken")
+        if row is None or row.channel_id != channel_id or row.status != "finished" \
+                or latest != row.id:
+            raise HostError("rematch_stale")
+        try:
+            options, old, _ = row.decoded()
+            check_lobby(old, "lobby", None, get_game(row.kind))
+        except (CorruptRow, CorruptLobby, KeyError) as exc:
+            log.error("game %s cannot be rematched: %s", row.id, exc)
+            raise HostError("rematch_stale") from exc
+        seats = [{k: v for k, v in s.items() if k in ("id", "name", "ai", "level")}
+                 for s in old["seats"] if not s.get("ai") or s["id"].startswith("ai:")]
+        if not any(s["id"] == str(user_id) and not s.get("ai") for s in seats):
+            raise HostError("rematch_not_player")
+        rules = get_game(row.kind)
+        lobby = {key: old[key] for key in ("timer", "lang", "ai_delay", "ai_level") if key in old}
+        lobby.update(creator=str(user_id), seats=seats, messages={}, log=[],
+                     min=rules.min_players, max=rules.max_players)
+        options = dict(options or {})
+        try:
+            new_id = await self.store.create_game(row.guild_id, channel_id, row.kind, options,
+                                                  lobby, self.clock.now(), rematch_of=row.id)
+        except RematchTaken:
+            raise HostError("rematch_taken") from None
+        except ChannelBusy:
+            raise HostError("channel_busy") from None
+        except StoreError as exc:
+            log.error("store write failed: %s", exc)
+            raise HostError("storage_failed") from exc
+        # the store said the channel was free (its check comes after the rematch's, so two
+        # presses at once are told "already opened", not "busy")
+        game = LiveGame(new_id, row.guild_id, channel_id, row.kind, "lobby", options, lobby)
+        game.used_at = self.clock.now()
+        self.games[channel_id] = game
+        return game
+
     def _lobby(self, channel_id) -> LiveGame:
         game = self._game(channel_id)
         self._still_lobby(game)
@@ -649,11 +713,15 @@ class GameHost:
                 log.exception("game %s: the rules failed on %r by seat %s", game.id, action, seat)
                 raise HostError("rules_failed") from exc
             finished = rules.is_over(new_state)
-            results = None
+            results = rating = None
             if finished:
                 results = [{"user_id": game.seats[r["player"]]["id"], "seat": r["player"],
-                            "name": r["name"], "rank": r["rank"], "score": r["score"]}
+                            "name": r["name"], "rank": r["rank"], "score": r["score"],
+                            "ai_level": _ai_level_of(game.seats[r["player"]], game.lobby,
+                                                     self.ai_level)}
                            for r in rules.returns(new_state)]
+                rating = match_of((r["user_id"], r["rank"], r["ai_level"])
+                                  for r in sorted(results, key=lambda r: r["seat"]))
             lobby = dict(game.lobby)
             lobby["log"] = (game.lobby.get("log", []) + events)[-RECENT_EVENTS:]
             if not finished:
@@ -667,7 +735,8 @@ class GameHost:
                 game, actor, action, rules.to_json(new_state),
                 status="finished" if finished else "active",
                 results=results, lobby=lobby, urgent=not (by_ai or timed_out or by_bot),
-                wake_at=None if finished else self._wake_at(rules, new_state, lobby))
+                wake_at=None if finished else self._wake_at(rules, new_state, lobby),
+                rating=rating)
             # durable: make it current
             game.state = new_state
             game.seq = new_seq
