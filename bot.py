@@ -7,6 +7,8 @@
     python bot.py replay GAME_ID --db PATH --out FILE.gif
                                        a stored game as an animated GIF, rebuilt from its
                                        seed and action log (offline; says if it is exact)
+    python bot.py ratings --rebuild [--db PATH]
+                                       recompute every rating from the stored results
 """
 
 from __future__ import annotations
@@ -118,6 +120,36 @@ def run_replay(args: argparse.Namespace) -> int:
     return 1
 
 
+async def rebuild_ratings(database) -> tuple[int, int]:
+    """Every rating recomputed from the stored results, in the order the games finished:
+    (games rated, ratings written)."""
+    from host.ratings import match_of
+    from store import Store
+
+    async with Store.open(database) as store:
+        return await store.rebuild_ratings(match_of)
+
+
+def run_ratings(args: argparse.Namespace) -> int:
+    """``bot.py ratings --rebuild``: the ratings table rebuilt from the results table."""
+    if not args.rebuild:
+        print("Nothing to do: python bot.py ratings --rebuild [--db PATH]", file=sys.stderr)
+        return 2
+    database = args.db or Path(load_config(args.config)["storage"]["database"])
+    if not Path(database).exists():
+        print(f"No database at {database}", file=sys.stderr)
+        return 2
+    from store import StoreError
+
+    try:
+        games, ratings = asyncio.run(rebuild_ratings(database))
+    except StoreError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(f"{games} rated games, {ratings} ratings rebuilt in {database}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bot.py", description="Darwin board-game bot")
     parser.add_argument("--config", type=Path, help="configuration file (default: config.toml)")
@@ -133,7 +165,14 @@ def main(argv: list[str] | None = None) -> int:
                                help="the database (default: the configured one)")
     replay_parser.add_argument("--out", type=Path, help="the GIF (default: replay-GAME_ID.gif)")
     replay_parser.add_argument("--lang", default="en", choices=["en", "it", "fr"])
+    ratings_parser = sub.add_parser("ratings", help="the players' ratings (openskill)")
+    ratings_parser.add_argument("--rebuild", action="store_true",
+                                help="recompute every rating from the stored results")
+    ratings_parser.add_argument("--db", type=Path,
+                                help="the database (default: the configured one)")
     args = parser.parse_args(argv)
+    if args.command == "ratings":
+        return run_ratings(args)
     if args.command == "demo":
         return demo.main(args)
     if args.command == "replay":
