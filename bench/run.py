@@ -5,6 +5,7 @@
     python bench/run.py cubosaurs  the Cubosaurs engine figures
     python bench/run.py mutations  the Random Mutations engine figures
     python bench/run.py climate    the Evolution: Climate engine figures
+    python bench/run.py ratings    one finished game's rating update (host/ratings.py)
     python bench/run.py table      what a whole game writes to its channel (bench/table_bench.py)
     python bench/run.py replay     a whole 4-player EVO game replayed to its GIF (host/replay.py)
 
@@ -103,38 +104,30 @@ def bench_cubosaurs(out) -> None:
     out("cubosaurs.apply_us", apply_us(CUBO, advanced), "us")
 
 
-def bench_mutations(out) -> None:
-    from engine.mutations import MUTATIONS as MUT
+def bench_game(out, name: str, rules, option: str, strong_runs: int) -> None:
+    """A game's engine figures: whole 4-player games of random players (plain and with its
+    ``option`` on), of fast and of strong AI seats, and one action's median time."""
+    def games(runs: int, **kwargs) -> float:
+        seeds = iter(range(10_000))
+        return median_ms(lambda: play(rules, next(seeds), **kwargs), runs)
 
-    seeds = iter(range(10_000))
-    out("mutations.game.random_ms", median_ms(lambda: play(MUT, next(seeds)), 41), "ms")
-    seeds = iter(range(10_000))
-    out("mutations.game.random_divergence_ms",
-        median_ms(lambda: play(MUT, next(seeds), options={"divergence": True}), 41), "ms")
-    seeds = iter(range(10_000))
-    out("mutations.game.ai_fast_ms",
-        median_ms(lambda: play(MUT, next(seeds), level="fast"), 11), "ms")
-    seeds = iter(range(10_000))
-    out("mutations.game.ai_strong_ms",
-        median_ms(lambda: play(MUT, next(seeds), level="strong"), 5), "ms")
-    out("mutations.apply_us", apply_us(MUT), "us")
+    out(f"{name}.game.random_ms", games(41), "ms")
+    out(f"{name}.game.random_{option}_ms", games(41, options={option: True}), "ms")
+    out(f"{name}.game.ai_fast_ms", games(11, level="fast"), "ms")
+    out(f"{name}.game.ai_strong_ms", games(strong_runs, level="strong"), "ms")
+    out(f"{name}.apply_us", apply_us(rules), "us")
+
+
+def bench_mutations(out) -> None:
+    from engine.mutations import MUTATIONS
+
+    bench_game(out, "mutations", MUTATIONS, "divergence", 5)
 
 
 def bench_climate(out) -> None:
-    from engine.climate import CLIMATE as CLI
+    from engine.climate import CLIMATE
 
-    seeds = iter(range(10_000))
-    out("climate.game.random_ms", median_ms(lambda: play(CLI, next(seeds)), 41), "ms")
-    seeds = iter(range(10_000))
-    out("climate.game.random_quick_ms",
-        median_ms(lambda: play(CLI, next(seeds), options={"quick": True}), 41), "ms")
-    seeds = iter(range(10_000))
-    out("climate.game.ai_fast_ms",
-        median_ms(lambda: play(CLI, next(seeds), level="fast"), 11), "ms")
-    seeds = iter(range(10_000))
-    out("climate.game.ai_strong_ms",
-        median_ms(lambda: play(CLI, next(seeds), level="strong"), 3), "ms")
-    out("climate.apply_us", apply_us(CLI), "us")
+    bench_game(out, "climate", CLIMATE, "quick", 3)
 
 
 def bench_render(out) -> None:
@@ -176,6 +169,18 @@ def bench_render(out) -> None:
     out("render.climate.ms", figures["render_ms"], "ms")
     out("render.climate.encode_ms", figures["encode_ms"], "ms")
     out("render.climate.ratio_to_encode", figures["ratio"], "x")
+
+
+def bench_ratings(out) -> None:
+    """One finished game's rating update (host/ratings.py: 3 people and an AI seat, openskill
+    Plackett-Luce), the pure part of what the store does when a game ends."""
+    from host.ratings import match_of
+
+    match = match_of([("u1", 2, None), ("u2", 1, None), ("ai:1", 3, "strong"), ("u3", 3, None)])
+    current = {"u1": (27.0, 6.0), "u2": (24.0, 7.5), "ai:strong": (30.0, 3.0)}
+    runs = 200
+    out("ratings.update_us", median_ms(lambda: [match.rate(current) for _ in range(runs)], 15)
+        * 1000 / runs, "us")
 
 
 def bench_replay(out) -> None:
@@ -235,6 +240,8 @@ def main(argv: list[str]) -> int:
         bench_render(out)
     if "replay".startswith(prefix[:6]) or not prefix:
         bench_replay(out)
+    if "ratings".startswith(prefix[:7]) or not prefix:
+        bench_ratings(out)
     if "host".startswith(prefix[:4]) or not prefix:
         bench_host(out)
     if "table".startswith(prefix[:5]) or not prefix:
