@@ -1,10 +1,13 @@
-"""Administration: the bot owner's sync, and each server's settings (Manage Server).
+"""``/darwin``: what players share across games, each server's settings, the owner's sync.
 
-``/darwin settings show`` lists the settings with their defaults; ``/darwin settings set``
+Everyone sees ``/darwin``: ``stats``, ``leaderboard`` and ``history`` (public, short),
+``replay`` (an animated GIF of a finished game of the channel) and ``undo`` (your own last
+move) are for players (their wording and buttons are in ``cogs/community.py``). ``/darwin
+settings show`` lists the server's settings with their defaults; ``/darwin settings set``
 changes one or more; ``/darwin settings reset`` gives one back its default. They apply to the
 games created afterwards (the host checks and stores them; a lobby records what it opened
-with). Discord shows ``/darwin`` only to members with Manage Server (a server may change that
-in its integration settings), and the commands check it again.
+with). The settings commands check Manage Server when they run (``need_manage_server``), and
+``sync`` that the bot's owner asks.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import community
 from cogs.common import (
     NO_MENTIONS,
     quiet_autocomplete,
@@ -22,7 +26,7 @@ from cogs.common import (
     server_lang,
 )
 from cogs.translator import lookup, slash
-from host import HostError, ServerSettings, format_duration
+from host import HostError, ServerSettings, format_duration, records
 from messages import languages, t
 
 LEVELS = ("fast", "strong", "random")  # in the order /<game> ai offers them
@@ -48,18 +52,31 @@ def language_name(lang: str) -> str:
     return f"{t(f'bot.language.{lang}', lang)} ({lang})"
 
 
+def _check_server(interaction: discord.Interaction) -> None:
+    if interaction.guild_id is None:
+        raise HostError("need_server")
+
+
 class Admin(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    darwin = app_commands.Group(name="darwin", description="Darwin bot administration",
-                                default_permissions=discord.Permissions(manage_guild=True))
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*community.DYNAMIC_ITEMS)
+
+    # Visible to everyone: players use stats, leaderboard, history, replay and undo; the
+    # settings and sync check who asks when they run.
+    darwin = app_commands.Group(
+        name="darwin", description="Darwin: stats, leaderboard, history, replays, undo, settings")
     settings = app_commands.Group(name="settings", parent=darwin,
                                   description="This server's settings for new games")
 
     @darwin.command(name="sync", description="Sync the slash commands now (bot owner only)")
-    @app_commands.check(_is_owner)
     async def sync(self, interaction: discord.Interaction) -> None:
+        if not await _is_owner(interaction):  # everyone sees /darwin: checked here
+            await send_ephemeral(interaction, refusal(HostError("not_owner"),
+                                                      reader_lang(interaction)))
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         synced = await self.bot.tree.sync()
         await send_ephemeral(interaction, t("bot.synced", reader_lang(interaction),
@@ -144,6 +161,11 @@ class Admin(commands.Cog):
                    timer: str | None = None, ai_delay: float | None = None,
                    ai_level: str | None = None, thread: bool | None = None,
                    manager_role: discord.Role | None = None) -> None:
+        try:
+            _check_manager(interaction)  # first: a member without Manage Server learns only that
+        except HostError as exc:
+            await send_ephemeral(interaction, refusal(exc, reader_lang(interaction)))
+            return
         changes = {name: value for name, value in (
             ("language", language), ("turn_timer", timer), ("ai_delay", ai_delay),
             ("ai_level", ai_level), ("thread", thread)) if value is not None}
@@ -172,6 +194,81 @@ class Admin(commands.Cog):
                                    for value, name in SETTING_NAMES.items()])
     async def reset(self, interaction: discord.Interaction, setting: str) -> None:
         await self._answer(interaction, {setting: None})
+
+
+    # --- for players (cogs/community.py) ----------------------------------------------------
+
+    async def _public(self, interaction: discord.Interaction, make) -> None:
+        """Answer in public with ``await make(lang)`` -> (text, view); a refusal privately."""
+        lang = reader_lang(interaction)
+        try:
+            _check_server(interaction)
+            text, view = await make(lang)
+        except HostError as exc:
+            await send_ephemeral(interaction, refusal(exc, lang))
+            return
+        kwargs = {"view": view} if view is not None else {}
+        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS, **kwargs)
+
+    @darwin.command(name="stats", description="Games, wins, average rank, best score and rating")
+    @app_commands.describe(user="Whose stats (yours if empty)",
+                           game="Only this game (every game if empty)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
+                    game: str | None = None) -> None:
+        who = user or interaction.user
+
+        async def make(lang):
+            kind = community.kind_named(game)
+            stats = await records.player_stats(self.bot.host.store, interaction.guild_id,
+                                               who.id, kind)
+            return community.stats_text(stats, who.display_name, kind, lang), None
+
+        await self._public(interaction, make)
+
+    @darwin.command(name="leaderboard", description="This server's top 10 players of a game")
+    @app_commands.describe(game="The game")
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        async def make(lang):
+            kind = community.kind_named(game)
+            board = await records.leaderboard(self.bot.host.store, interaction.guild_id, kind)
+            return community.leaderboard_text(board, kind, lang), None
+
+        await self._public(interaction, make)
+
+    @stats.autocomplete("game")
+    @leaderboard.autocomplete("game")
+    @quiet_autocomplete
+    async def _game(self, interaction: discord.Interaction, current: str):
+        return community.game_choices(current, reader_lang(interaction))
+
+    @darwin.command(name="history", description="This channel's last 10 games, with their replays")
+    async def history(self, interaction: discord.Interaction) -> None:
+        async def make(lang):
+            games = await records.channel_history(self.bot.host.store, interaction.channel_id)
+            return community.history_text(games, lang), community.history_view(games, lang)
+
+        await self._public(interaction, make)
+
+    @darwin.command(name="undo", description="Take back your last move in this channel's game")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await community.undo_command(interaction)
+
+    @darwin.command(name="replay", description="Watch a finished game of this channel again (GIF)")
+    @app_commands.describe(game="The game (this channel's recent games are offered)")
+    async def replay(self, interaction: discord.Interaction, game: str) -> None:
+        lang = reader_lang(interaction)
+        digits = game.strip().lstrip("#")
+        if interaction.guild_id is None or not digits.isdigit():
+            error = HostError("need_server") if interaction.guild_id is None \
+                else HostError("replay_not_here", game=game[:20])
+            await send_ephemeral(interaction, refusal(error, lang))
+            return
+        await community.send_replay(interaction, int(digits), ephemeral=False)
+
+    @replay.autocomplete("game")
+    @quiet_autocomplete
+    async def _replay_game(self, interaction: discord.Interaction, current: str):
+        return await community.replay_choices(interaction, current)
 
 
 async def setup(bot) -> None:

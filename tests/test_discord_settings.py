@@ -104,13 +104,17 @@ async def test_a_member_without_manage_server_is_refused(simcord_env, locales): 
     ann = people["ann"]
     locales[ann.id] = "fr"
     darwin = env.backend.find_command("darwin", None)
-    assert int(darwin["default_member_permissions"]) == MANAGE_SERVER.value  # hidden from her
-    guild.set_command_permissions(int(darwin["id"]), {ann: True})  # ...unless a server shows it
+    # /darwin is for everyone (stats, leaderboard, history, replay, undo): the settings
+    # commands check Manage Server when they run
+    assert darwin.get("default_member_permissions") is None
     for command, options in (("darwin settings show", {}),
                              ("darwin settings set", {"timer": "5m"}),
+                             ("darwin settings set", {}),
                              ("darwin settings reset", {"setting": "turn_timer"})):
         r = await ann.slash(channel, command, **options)
         assert r.ephemeral and reply_text(r) == t("bot.error.need_manage_server", "fr")
+    r = await ann.slash(channel, "darwin sync")  # the bot's owner only
+    assert r.ephemeral and reply_text(r) == t("bot.error.not_owner", "fr")
     assert env.bot.host.cached_settings(guild.id) == ServerSettings()
     assert await env.bot.store.guild_settings(guild.id) == {}
 
