@@ -16,6 +16,9 @@ with a link to the live table. The hand button is the only one without a positio
 
 The host calls :meth:`TableListener.on_outcome` after each commit; posting runs in one
 background writer per channel, so a player is answered as soon as the action is stored.
+
+The game's last message adds, under the final standings, each person's rating change and the
+**Rematch** and **Replay** buttons (``cogs/community.py``).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from cogs.common import (
     server_lang,
     table_lang,
 )
+from cogs.community import ending_lines, final_view
 from host import HostError, LiveGame, Outcome
 from messages import describe, t
 
@@ -375,6 +379,9 @@ class TableListener:
         there must look the same for every hand."""
         game = outcome.game
         lang = table_lang(self.bot, game)
+        # under the final standings: each person's rating change (read before the table
+        # changes, the one wait of this method)
+        ending = await ending_lines(self.bot, game, lang) if game.status != "active" else []
         table = self.tables.get(game.id)
         if table is None:
             table = self.tables[game.id] = Table(game.id, int(game.channel_id), game.kind, lang)
@@ -382,7 +389,7 @@ class TableListener:
         if phase != table.phase or outcome.snapshots:
             table.phase = phase
             table.mentioned = set()
-        new_lines = summary_lines(outcome, lang)
+        new_lines = summary_lines(outcome, lang) + ending
         table.images = (table.images + list(outcome.snapshots))[-MAX_IMAGES:]
         actor_here = outcome.seat >= 0 and not (outcome.by_ai or outcome.timed_out)
         if actor_here:
@@ -416,7 +423,7 @@ class TableListener:
         table.awaited = {game.seats[p]["id"] for p in game.awaiting()}
         table.header = self._header(game, lang)
         table.footer = status_line(game, lang)
-        table.view = table_view(self.bot, game, lang)
+        table.view = final_view(game, lang) if over else table_view(self.bot, game, lang)
         table.finished = over
         shown = (table.header, tuple(table.lines), table.footer, components_of(table.view))
         if shown == table.shown and not (table.repost or table.live_id is None or over):
