@@ -30,6 +30,7 @@ from cogs.common import (
     send_ephemeral,
     table_lang,
 )
+from cogs.community import undo_offer
 from engine import IllegalAction
 from host import HostError, LiveGame
 from images import render
@@ -101,17 +102,23 @@ class GameCog(commands.GroupCog):
         return out[:MAX_CHOICES]
 
     async def _do(self, interaction: discord.Interaction, action: dict) -> None:
-        """Slash-command path: acknowledge at once, apply, then confirm or explain."""
+        """Slash-command path: acknowledge at once, apply, then confirm or explain. The
+        confirmation carries a private Undo button while the move may be taken back."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = reader_lang(interaction)
         game = self.host.game_in(interaction.channel_id)
         try:
             game = self._game(interaction)
-            await self.host.act(interaction.channel_id, interaction.user.id, action)
+            outcome = await self.host.act(interaction.channel_id, interaction.user.id, action)
         except (HostError, IllegalAction) as exc:
             await interaction.followup.send(refusal(exc, lang, game), ephemeral=True)
             return
-        await interaction.followup.send(t("bot.ok", lang), ephemeral=True)
+        undo = undo_offer(self.bot, game, interaction.user.id, outcome.seq, lang)
+        if undo is None:
+            await interaction.followup.send(t("bot.ok", lang), ephemeral=True)
+        else:
+            await interaction.followup.send(t("community.undo.offer", lang), view=undo,
+                                            ephemeral=True)
 
     async def press(self, interaction: discord.Interaction, game_id: int, seq: int | None,
                     action: dict, seat: int | None = None) -> None:
@@ -132,14 +139,20 @@ class GameCog(commands.GroupCog):
             if seat is not None and game.seat_of(interaction.user.id) not in (seat, None):
                 raise IllegalAction("not_your_turn", player=game.seat_of(interaction.user.id),
                                     waiting=[seat])
-            await self.host.act(interaction.channel_id, interaction.user.id, action,
-                                game_id=game_id, expected_key=seq)
+            outcome = await self.host.act(interaction.channel_id, interaction.user.id, action,
+                                          game_id=game_id, expected_key=seq)
         except (HostError, IllegalAction) as exc:
             if isinstance(exc, HostError) and exc.code == "stale_game" and game is not None \
                     and self.host.game_in(interaction.channel_id) is game:
                 await refuse_stale(interaction, game, lang)
                 return
             await interaction.followup.send(refusal(exc, lang, game), ephemeral=True)
+            return
+        # a press is answered by the table itself; privately only while it may be taken back
+        undo = undo_offer(self.bot, game, interaction.user.id, outcome.seq, lang)
+        if undo is not None:
+            await interaction.followup.send(t("community.undo.offer", lang), view=undo,
+                                            ephemeral=True)
 
     @asynccontextmanager
     async def refusing(self, interaction: discord.Interaction):

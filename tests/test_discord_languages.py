@@ -117,7 +117,9 @@ async def test_private_replies_in_the_readers_language_public_ones_in_the_server
         action = choose_action(game.rules, game.state, seat, "fast")
         r = await play(env, channel, user, game, seat, action)
         if action["type"] != "first":
-            assert reply_text(r) == t("bot.ok", lang_of[user.id])
+            # done (with the offer to take it back when it may be): in the player's language
+            assert reply_text(r) in (t("bot.ok", lang_of[user.id]),
+                                     t("community.undo.offer", lang_of[user.id]))
     await flush(env)
 
     # private: the hand, the status, the board, each in its reader's language
