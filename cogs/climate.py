@@ -41,6 +41,7 @@ from cogs.common import (
     refusal,
     send_ephemeral,
 )
+from cogs.community import UndoButton, undo_offer
 from cogs.game import MAX_CHOICES, GameCog
 from cogs.table import ActButton, ActSelect, HandButton, game_cog
 from cogs.translator import slash
@@ -59,10 +60,6 @@ from messages.climate import (
 
 log = logging.getLogger("darwin.climate")
 
-try:  # the Undo button (cogs/community.py), when the bot has it
-    from cogs.community import UndoButton, undo_offer
-except ImportError:  # pragma: no cover - a checkout without it
-    UndoButton = undo_offer = None
 
 TOPICS = ("round", "deal", "food", "play", "environment", "climate", "events", "feeding",
           "attacks", "extinction", "scoring", "variants")
@@ -426,8 +423,8 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
             outcome = await self.host.act(interaction.channel_id, interaction.user.id, action,
                                           game_id=game_id, expected_key=seq)
             note = t("climate.bot.played", lang, action=label)
-            if undo_offer is not None and undo_offer(self.bot, game, interaction.user.id,
-                                                     outcome.seq, lang) is not None:
+            if undo_offer(self.bot, game, interaction.user.id, outcome.seq,
+                          lang) is not None:
                 extra.append(UndoButton(game.id, outcome.seq, lang))  # in the panel itself
         except HostError as exc:
             note = t("climate.bot.stale_panel", lang) if exc.code == "stale_game" \

@@ -332,6 +332,9 @@ def undo_offer(bot, game: LiveGame | None, user_id, seq: int | None,
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(UndoButton(game.id, seq, lang))
+    # The button is a DynamicItem, found again by its custom id: a stopped view is sent
+    # but not kept (discord.py would keep an ephemeral message's view listening 15 min).
+    view.stop()
     return view
 
 

@@ -9,7 +9,6 @@ they choose one after another, each from the menu drawn before the others chose.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 
@@ -25,30 +24,7 @@ from tests.locales import locales  # noqa: F401 (a fixture)
 from tests.test_discord import reply_text
 
 TRAIT_NAMES = {t(f"climate.trait.{x}.name") for x in TRAITS}
-UNDO = importlib.util.find_spec("cogs.community") is not None  # the bot offers Undo
 CARD_ID = re.compile(r"\b(?:" + "|".join(sorted(TRAITS, key=len, reverse=True)) + r")-\d+\b")
-
-
-@pytest.fixture(autouse=True)
-def undo_offers_not_kept_listening(monkeypatch):
-    """discord.py keeps the view of an ephemeral message listening for 15 minutes, and SimCord
-    checks every such timer at each settle: a game's worth of private Undo offers makes the
-    whole game several times slower. Their button is a DynamicItem (found again by its custom
-    id, as the private panel's items are), so the offers' views are stopped here as the
-    panel's are in cogs/climate.py."""
-    import cogs.game
-
-    offer = getattr(cogs.game, "undo_offer", None)
-    if offer is None:  # a bot without Undo offers
-        return
-
-    def stopped(*args, **kwargs):
-        view = offer(*args, **kwargs)
-        if view is not None:
-            view.stop()
-        return view
-
-    monkeypatch.setattr(cogs.game, "undo_offer", stopped)
 
 
 def fix_seed(monkeypatch, seed: int) -> None:
@@ -510,13 +486,12 @@ async def test_a_quick_round_with_a_late_player_a_stale_menu_and_a_stranger(
                 json.loads(stale)["card"] in game.state.hands[p]
             assert t("climate.bot.stale_panel") in second.response.content
             # and she takes her secret choice back from her panel, then chooses again
-            undo = next((c for c in parts(first.response)
-                         if (c.get("custom_id") or "").startswith("dw:u:")), None)
-            if undo is not None or UNDO:
-                await ann.click(first.response, custom_id=undo["custom_id"])
-                assert game.state.food[p] is None and p in game.awaiting()
-                await players.command(p, {"type": "food", "card": chosen[p]})
-                assert game.state.food[p] == chosen[p]
+            undo = next(c for c in parts(first.response)
+                        if (c.get("custom_id") or "").startswith("dw:u:"))
+            await ann.click(first.response, custom_id=undo["custom_id"])
+            assert game.state.food[p] is None and p in game.awaiting()
+            await players.command(p, {"type": "food", "card": chosen[p]})
+            assert game.state.food[p] == chosen[p]
     await players.ai_moves()
     assert game.state.phase == "play" and game.state.options["quick"]
     await flush(env)
