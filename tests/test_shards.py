@@ -198,3 +198,32 @@ async def test_a_stale_copy_refuses_bot_steps_quietly_and_does_not_retry(tmp_pat
         assert (await store_b.get_game(game_a.id)).seq == 1
         await a.close()
         await b.close()
+
+
+# --- the bot -----------------------------------------------------------------------------------
+
+async def test_the_bot_runs_the_configured_shards(tmp_path):
+    import simcord
+
+    from cogs.bot import DarwinBot
+    from tests.conftest import make_config
+
+    config = make_config(tmp_path)
+    config["discord"].update(shard_count=2, shard_ids=[1])
+    bot = DarwinBot(config)
+    assert bot.shard_count == 2 and bot.shard_ids == [1]
+    assert not bot.syncs_commands  # shard 0's process syncs the (global) commands
+    # unsynced here: SimCord registers the commands as shard 0's process would have
+    async with simcord.run(bot, strict_sync=False) as env:
+        try:
+            assert bot.host.shards == Shards(2, frozenset({1}))
+            guild = env.create_guild(shard_id=1)
+            channel = guild.create_text_channel("evo")
+            ann = guild.add_member(env.create_user("ann"))
+            await ann.slash(channel, "evo new")
+            game = bot.host.game_in(channel.id)
+            assert game is not None and shard_of(game.guild_id, 2) == 1
+        finally:
+            await bot.stop_services()
+    one = DarwinBot(make_config(tmp_path))
+    assert one.shard_plan.host_shards is None and one.syncs_commands
