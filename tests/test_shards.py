@@ -227,3 +227,33 @@ async def test_the_bot_runs_the_configured_shards(tmp_path):
             await bot.stop_services()
     one = DarwinBot(make_config(tmp_path))
     assert one.shard_plan.host_shards is None and one.syncs_commands
+
+
+async def test_a_player_is_told_when_another_process_moved_the_game_first(simcord_env,
+                                                                         darwin_config):
+    from messages import t
+    from tests.conftest import flush
+    from tests.test_discord import open_table, reply_text
+
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("evo")
+    users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+    game = await open_table(env, channel, users)
+    by_seat = {game.seat_of(u.id): u for u in users}
+    user = by_seat[game.awaiting()[0]]
+    await flush(env)
+    table = channel.last_message
+    # another process, on the same database, holds the game too and moves first
+    async with Store.open(darwin_config["storage"]["database"]) as other_store:
+        other = GameHost(other_store, clock=FakeClock(), listener=Recorder())
+        theirs = await other.ensure_loaded(channel.id)
+        await other.act(channel.id, user.id, {"type": "end"})
+        await other.close()
+    r = await user.click(table, label=t("bot.btn_end"))  # this process's copy is behind
+    assert t("bot.error.changed_elsewhere") in reply_text(r)
+    assert game.dropped and game.seq == 0
+    assert (await env.bot.store.get_game(game.id)).seq == 1  # the stored game stands
+    again = await env.bot.host.ensure_loaded(channel.id)  # the next use reads it
+    assert again is not game and again.seq == 1
+    assert again.rules.to_json(again.state) == theirs.rules.to_json(theirs.state)
