@@ -1,4 +1,4 @@
-"""The Store: Darwin's games in one SQLite file, through aiosqlite.
+"""The Store: Darwin's games in one SQLite file, through aiosqlite (or in PostgreSQL).
 
 One connection, one operation at a time (an asyncio.Lock), so a transaction's statements never
 interleave with another coroutine's. Every write is one ``BEGIN IMMEDIATE`` ... ``COMMIT``: when a
@@ -6,6 +6,9 @@ write method returns, all of it is durable (synchronous=FULL); when it raises, n
 written. A write whose caller is cancelled still runs to its end (commit or rollback) in the
 background, so the database never holds half of one; the caller no longer knows which, and
 should reload the game (get_game) before acting on it again.
+
+``Store.open("postgresql://...")`` gives the same store on PostgreSQL (store/pg.py): the same
+SQL, translated, on one asyncpg connection, and the same transactions.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from . import migrate
+from . import migrate, pg
 from .errors import (
+    BackendError,
     ChannelBusy,
     GameNotFound,
     RematchTaken,
@@ -56,6 +60,16 @@ KEEP = object()  # update_lobby: leave wake_at as it is  # writes committed toge
 T = TypeVar("T")
 
 _LIVE_SQL = "status IN ('lobby', 'active')"  # word for word the partial index's WHERE
+DB_ERRORS = (sqlite3.Error, BackendError)  # what a database (or its driver) raises
+
+
+async def _serialize(db: Any, key: str) -> None:
+    """Before a check-then-insert: hold the lock named ``key`` until the transaction ends.
+    SQLite's BEGIN IMMEDIATE already serializes every write; PostgreSQL takes an advisory
+    lock, so that other processes' writes on the same key wait."""
+    serialize = getattr(db, "serialize", None)
+    if serialize is not None:
+        await serialize(key)
 
 
 def _text(raw: bytes) -> str:
@@ -113,8 +127,9 @@ class _Opening:
 class Store:
     """Games, their actions and results. Create with ``await Store.open(path)``."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str, version: int) -> None:
-        self._db: aiosqlite.Connection | None = db
+    def __init__(self, db: aiosqlite.Connection | pg.PgConnection, path: str,
+                 version: int) -> None:
+        self._db: aiosqlite.Connection | pg.PgConnection | None = db
         self._path = path
         self._version = version
         self._lock = asyncio.Lock()
@@ -137,6 +152,13 @@ class Store:
 
     @classmethod
     async def _open(cls, path: str | os.PathLike[str], busy_timeout_ms: int) -> Store:
+        if pg.is_url(path):
+            conn, found, version = await pg.open_connection(path)
+            name = pg.redact(path)
+            if version != found:
+                log.info("database %s migrated from schema version %d to %d", name, found,
+                         version)
+            return cls(conn, name, version)
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old: Darwin needs "
                              f"{'.'.join(map(str, MIN_SQLITE))} or newer")
@@ -190,11 +212,17 @@ class Store:
     async def check(self) -> None:
         """At start, before any game is loaded: the file passes SQLite's quick integrity
         check (StoreDamaged, naming the games whose rows cannot be read) and can be written
-        (StoreNotWritable): a bot must not look healthy and then fail every action."""
+        (StoreNotWritable): a bot must not look healthy and then fail every action.
+        PostgreSQL: the server answers (unreachable or refusing the login already failed at
+        open, in one sentence) and takes one committed write."""
+        postgres = self.backend == "postgresql"
         try:
-            rows = await self._read("PRAGMA quick_check")
+            rows = await self._read("SELECT 'ok'" if postgres else "PRAGMA quick_check")
             problems = [str(r[0]) for r in rows if r[0] != "ok"]
         except StoreError as exc:
+            if postgres:
+                raise StoreError(f"The PostgreSQL database {self._path} does not answer "
+                                 f"({exc}); Darwin did not start.") from exc
             problems = [str(exc)]
         if problems:
             raise StoreDamaged(self._path, problems[0], await self._unreadable_games())
@@ -208,7 +236,9 @@ class Store:
             await self._write(touch)
         except StoreError as exc:
             cause = exc.__cause__ or exc
-            raise StoreNotWritable(self._path, str(cause)) from exc
+            advice = ("Check that the PostgreSQL user may write its tables, that the server is "
+                      "not a read-only standby and has free disk space") if postgres else None
+            raise StoreNotWritable(self._path, str(cause), advice) from exc
 
     async def _unreadable_games(self) -> list[int] | None:
         """The ids of games whose rows (game, actions, results) cannot be read."""
@@ -238,7 +268,13 @@ class Store:
 
     @property
     def path(self) -> str:
+        """The SQLite file, or the PostgreSQL URL without its password."""
         return self._path
+
+    @property
+    def backend(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return "postgresql" if pg.is_url(self._path) else "sqlite"
 
     @property
     def closed(self) -> bool:
@@ -261,7 +297,7 @@ class Store:
             db = self._conn()
             try:
                 return list(await db.execute_fetchall(sql, params))
-            except sqlite3.Error as exc:
+            except DB_ERRORS as exc:
                 raise StoreError(f"read failed: {exc}") from exc
 
     async def _write(self, body: Callable[[aiosqlite.Connection], Awaitable[T]], *,
@@ -320,7 +356,7 @@ class Store:
         when a write failed (all rolled back, to be run again isolated)."""
         try:
             await db.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             failure = StoreError(f"cannot start a write: {exc}")
             return [(future, None, failure) for _, future in batch]
         single = len(batch) == 1
@@ -348,9 +384,9 @@ class Store:
             return outcomes
         except BaseException as exc:
             # the whole batch is rolled back (already, by SQLite itself, after a full disk)
-            with contextlib.suppress(sqlite3.Error):
+            with contextlib.suppress(*DB_ERRORS):
                 await db.execute("ROLLBACK")
-            if single and not isinstance(exc, sqlite3.Error):
+            if single and not isinstance(exc, DB_ERRORS):
                 return [(batch[0][1], None, exc)]
             failure = StoreError(f"write failed and was rolled back: {exc}")
             failure.__cause__ = exc
@@ -416,6 +452,7 @@ class Store:
         players = match.players()
         if guild is None or not players:
             return False
+        await _serialize(db, f"ratings:{guild}:{kind}")  # read, then write: one at a time
         marks = ", ".join("?" for _ in players)
         known = {p: (mu, sigma, n) for p, mu, sigma, n in await db.execute_fetchall(
             f"SELECT player_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ? "
@@ -457,19 +494,22 @@ class Store:
 
         async def body(db: aiosqlite.Connection) -> int:
             if rematch_of is not None:  # first: two presses at once, the second is told this
+                await _serialize(db, f"rematch:{rematch_of}")
                 taken = await db.execute_fetchall(
                     "SELECT id FROM games WHERE rematch_of = ?", (rematch_of,))
                 if taken:
                     raise RematchTaken(rematch_of, taken[0][0])
+            await _serialize(db, f"channel:{channel}")
             busy = await db.execute_fetchall(
                 f"SELECT id FROM games WHERE channel_id = ? AND {_LIVE_SQL}", (channel,))
             if busy:
                 raise ChannelBusy(channel, busy[0][0])
-            cursor = await db.execute(
+            rows = await db.execute_fetchall(
                 "INSERT INTO games (guild_id, channel_id, kind, status, options, lobby, seq, "
-                "created_at, updated_at, rematch_of) VALUES (?, ?, ?, 'lobby', ?, ?, 0, ?, ?, ?)",
+                "created_at, updated_at, rematch_of) VALUES (?, ?, ?, 'lobby', ?, ?, 0, ?, ?, ?) "
+                "RETURNING id",
                 (guild, channel, kind, options_json, lobby_json, at, at, rematch_of))
-            return cursor.lastrowid
+            return rows[0][0]
 
         return await self._write(body)
 
@@ -736,7 +776,7 @@ class Store:
         rows = await self._read(
             f"SELECT {cols} FROM results r JOIN games g ON g.id = r.game_id "
             "WHERE r.user_id = ? AND g.guild_id = ? AND g.status = 'finished' "
-            "AND r.ai_level IS NULL AND (? IS NULL OR r.kind = ?) "
+            "AND r.ai_level IS NULL AND (CAST(? AS TEXT) IS NULL OR r.kind = ?) "
             "ORDER BY r.finished_at DESC, r.game_id DESC", (user, guild, kind, kind))
         return [ResultRow(*r) for r in rows]
 
@@ -824,8 +864,8 @@ def _setting(name: str, value: Any) -> Any:
 
 
 def _store_error(exc: Exception) -> Exception:
-    """A write's own failure as the caller sees it: sqlite3 errors become StoreError."""
-    if isinstance(exc, sqlite3.Error):
+    """A write's own failure as the caller sees it: database errors become StoreError."""
+    if isinstance(exc, DB_ERRORS):
         error = StoreError(f"write failed and was rolled back: {exc}")
         error.__cause__ = exc
         return error

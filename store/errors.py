@@ -21,6 +21,12 @@ class SchemaTooNew(StoreError):
         self.latest = latest
 
 
+class BackendError(StoreError):
+    """The database server or its driver failed a statement (PostgreSQL: asyncpg's errors and
+    a lost connection), as sqlite3.Error does for SQLite. The store turns it into a StoreError
+    with a sentence; callers need not catch it apart."""
+
+
 class MigrationError(StoreError):
     """A migration file is misnamed, missing from the sequence, or failed (and was rolled back)."""
 
@@ -93,12 +99,11 @@ class CorruptRow(StoreError, ValueError):
 class StoreNotWritable(StoreError):
     """At start: the database file opens but cannot be written."""
 
-    def __init__(self, path: str, detail: str) -> None:
-        super().__init__(
-            f"The database {path} cannot be written ({detail}). Check the permissions of the "
-            f"file and of its folder, the free disk space, and that no other program holds it; "
-            f"Darwin did not start."
-        )
+    def __init__(self, path: str, detail: str, advice: str | None = None) -> None:
+        advice = advice or ("Check the permissions of the file and of its folder, the free "
+                            "disk space, and that no other program holds it")
+        super().__init__(f"The database {path} cannot be written ({detail}). {advice}; "
+                         f"Darwin did not start.")
         self.path = path
 
 

@@ -37,10 +37,11 @@ class Migration:
     sql: str
 
 
-def load_migrations() -> list[Migration]:
-    """The migrations shipped in store/migrations/, in order (checked: 1, 2, ... without gaps)."""
+def load_migrations(folder: str = "migrations") -> list[Migration]:
+    """The migrations shipped in store/migrations/ (SQLite; ``migrations_pg``: PostgreSQL's,
+    the same versions), in order (checked: 1, 2, ... without gaps)."""
     found = []
-    for entry in (resources.files(__package__) / "migrations").iterdir():
+    for entry in (resources.files(__package__) / folder).iterdir():
         if not entry.name.endswith(".sql"):
             continue
         match = _NAME.fullmatch(entry.name)

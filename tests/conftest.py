@@ -154,6 +154,40 @@ async def simcord_env(simcord_bot, request):
             env._raise_errors_since(env._errors_acknowledged)
 
 
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A throwaway PostgreSQL cluster for the whole session (tests/pg.py), or a skip."""
+    from tests.pg import SKIP, Cluster, binaries
+
+    try:
+        import asyncpg  # noqa: F401
+    except ImportError:
+        pytest.skip("asyncpg is not installed (pip install -r requirements.txt)")
+    bin_dir = binaries()
+    if bin_dir is None:
+        pytest.skip(SKIP)
+    cluster = Cluster(bin_dir)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+async def pg_url(pg_cluster):
+    """A new, empty database in the session's cluster: its URL."""
+    return await pg_cluster.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_target(request, tmp_path):
+    """What Store.open takes, once per backend: a new SQLite file, a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "data" / "darwin.sqlite3")
+    return request.getfixturevalue("pg_url")
+
+
 @pytest.fixture
 def sealed():
     """A tiny game with secret simultaneous steps (tests/secret_game.py), registered for the

@@ -1,4 +1,8 @@
-"""The store: migrations, the atomic save, one live game per channel, corrupt rows, durability."""
+"""The store: migrations, the atomic save, one live game per channel, corrupt rows, durability.
+
+Every test that uses ``mem`` or ``store_target`` runs on both backends: SQLite and a
+throwaway PostgreSQL database (tests/pg.py; skipped without the binaries). The ones on
+``db_path`` look inside the SQLite file itself (pragmas, raw rows, damaged pages)."""
 
 from __future__ import annotations
 
@@ -43,9 +47,14 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture
-async def mem():
-    async with Store.open(":memory:") as s:
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def mem(request):
+    """A new store on each backend: SQLite in memory, a new PostgreSQL database."""
+    if request.param == "sqlite":
+        target = ":memory:"
+    else:  # (an async fixture cannot ask for another one by name)
+        target = await request.getfixturevalue("pg_cluster").new_database()
+    async with Store.open(target) as s:
         yield s
 
 
@@ -426,15 +435,15 @@ async def test_active_game_without_state_is_corrupt(db_path: Path, clock):
 # ---------------------------------------------------------------- durability and lifetime
 
 
-async def test_everything_survives_close_and_reopen(db_path: Path, clock):
-    async with Store.open(db_path) as s:
+async def test_everything_survives_close_and_reopen(store_target: str, clock):
+    async with Store.open(store_target) as s:
         playing = await active_game(s, clock, channel="c1")
         for n in range(3):
             await s.record_action(playing, n, "u1", {"n": n}, {"turn": n + 1}, clock())
         done = await active_game(s, clock, channel="c2")
         await s.record_action(done, 0, "u2", {"type": "last"}, {"over": True}, clock(),
                               results=[{"seat": 0, "user_id": "u2", "rank": 1, "score": 7}])
-    async with Store.open(db_path) as s:
+    async with Store.open(store_target) as s:
         assert [g.id for g in await s.live_games()] == [playing]
         game = await s.get_game(playing)
         assert (game.seq, game.kind, game.decoded().state, game.decoded().options) == (
@@ -444,8 +453,8 @@ async def test_everything_survives_close_and_reopen(db_path: Path, clock):
         assert await s.record_action(playing, 3, "u1", {"n": 3}, {"turn": 4}, clock()) == 4
 
 
-async def test_closed_store_refuses_work(clock):
-    s = await Store.open(":memory:")
+async def test_closed_store_refuses_work(store_target: str, clock):
+    s = await Store.open(store_target)
     await s.close()
     await s.close()  # twice is fine
     assert s.closed
@@ -455,22 +464,23 @@ async def test_closed_store_refuses_work(clock):
         await s.create_game(None, "c", "evo", None, None, clock())
 
 
-async def test_close_waits_for_writes_under_way(db_path: Path, clock):
-    s = await Store.open(db_path)
+async def test_close_waits_for_writes_under_way(store_target: str, clock):
+    s = await Store.open(store_target)
     gid = await active_game(s, clock)
     writes = [asyncio.create_task(s.record_action(gid, n, "u", {"n": n}, {"t": n}, clock()))
               for n in range(3)]
     await asyncio.sleep(0)
     await s.close()
     assert [w.result() for w in writes] == [1, 2, 3]
-    assert raw(db_path, "SELECT COUNT(*) FROM actions") == [(3,)]
+    async with Store.open(store_target) as s:
+        assert len(await s.actions(gid)) == 3
 
 
 # ---------------------------------------------------------------- checked at start
 
 
-async def test_a_healthy_file_passes_the_start_check(db_path: Path, clock):
-    async with Store.open(db_path) as s:
+async def test_a_healthy_file_passes_the_start_check(store_target: str, clock):
+    async with Store.open(store_target) as s:
         await active_game(s, clock)
         await s.check()
         await s.check()  # harmless to repeat: the write it makes changes nothing
@@ -519,8 +529,8 @@ async def test_a_zeroed_page_is_found_at_start_and_names_the_games_it_hits(db_pa
 
 
 async def test_writes_that_arrive_together_commit_together_and_a_stale_one_fails_alone(
-        db_path: Path, clock):
-    async with Store.open(db_path) as s:
+        store_target: str, clock):
+    async with Store.open(store_target) as s:
         ids = [await active_game(s, clock, channel=f"c{i}") for i in range(30)]
         calls = []
         original = s._conn().execute
@@ -538,14 +548,14 @@ async def test_writes_that_arrive_together_commit_together_and_a_stale_one_fails
         assert isinstance(results[7], StaleWrite)
         assert [r for i, r in enumerate(results) if i != 7] == [1] * 29
         assert calls.count("COMMIT") < 10  # not one transaction (and fsync) per write
-    async with Store.open(db_path) as s:  # durable, and the stale one left nothing
+    async with Store.open(store_target) as s:  # durable, and the stale one left nothing
         assert [len(await s.actions(gid)) for gid in ids] == [0 if i == 7 else 1
                                                             for i in range(30)]
 
 
-async def test_a_failing_write_in_a_batch_leaves_the_others_whole(db_path: Path, clock,
+async def test_a_failing_write_in_a_batch_leaves_the_others_whole(store_target: str, clock,
                                                                   monkeypatch):
-    async with Store.open(db_path) as s:
+    async with Store.open(store_target) as s:
         ids = [await active_game(s, clock, channel=f"c{i}") for i in range(10)]
         insert = Store._insert_action
 

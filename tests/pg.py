@@ -1,0 +1,92 @@
+"""A throwaway PostgreSQL cluster for the tests: started once per session from the system
+binaries (initdb, pg_ctl), in a temporary folder, on a free port of 127.0.0.1 only; stopped
+and deleted at the end. As root (CI), initdb and postgres refuse to run: they run as the
+``postgres`` system user (runuser), which owns the folder."""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+SKIP = "PostgreSQL binaries (initdb, pg_ctl) not found on PATH or in /usr/lib/postgresql/*/bin"
+
+
+def binaries() -> Path | None:
+    """The folder holding initdb and pg_ctl, None without them."""
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl", path=str(Path(found).parent)):
+        return Path(found).parent
+    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+        if (Path(folder) / "initdb").exists() and (Path(folder) / "pg_ctl").exists():
+            return Path(folder)
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    """``start()`` then ``url(dbname)``; ``stop()`` removes everything."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin = bin_dir
+        self.root = Path(tempfile.mkdtemp(prefix="darwin-pg-"))
+        self.data = self.root / "data"
+        self.port = _free_port()
+        self.prefix: list[str] = []
+        if os.geteuid() == 0:  # initdb and postgres refuse root
+            runuser = shutil.which("runuser")
+            self.prefix = [runuser, "-u", "postgres", "--"] if runuser else [
+                shutil.which("setpriv") or "setpriv", "--reuid=postgres", "--regid=postgres",
+                "--init-groups"]
+            shutil.chown(self.root, "postgres", "postgres")
+        self.started = False
+        self._names = itertools.count(1)
+
+    def _run(self, *args: str) -> None:
+        done = subprocess.run([*self.prefix, *args], capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(args[:2])} failed ({done.returncode}): "
+                               f"{done.stderr or done.stdout}")
+
+    def start(self) -> None:
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",
+                  "--auth=trust", "--no-locale", "-E", "UTF8", "--no-sync")
+        options = (f"-c listen_addresses=127.0.0.1 -p {self.port} "
+                   f"-c unix_socket_directories='{self.root}' -c fsync=off "
+                   f"-c synchronous_commit=off -c full_page_writes=off -c max_connections=50")
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
+                  str(self.root / "server.log"), "-o", options, "-w", "-t", "30", "start")
+        self.started = True
+
+    async def new_database(self) -> str:
+        """A new, empty database: its URL (each test gets its own)."""
+        import asyncpg
+
+        name = f"darwin_test_{next(self._names)}"
+        conn = await asyncpg.connect(self.url())
+        try:
+            await conn.execute(f"CREATE DATABASE {name}")
+        finally:
+            await conn.close()
+        return self.url(name)
+
+    def url(self, dbname: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"
+
+    def stop(self) -> None:
+        try:
+            if self.started:
+                self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
+                          "-w", "stop")
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
