@@ -9,6 +9,9 @@
                                        seed and action log (offline; says if it is exact)
     python bot.py ratings --rebuild [--db PATH]
                                        recompute every rating from the stored results
+    python bot.py migrate --from sqlite:PATH --to postgresql://USER:PASSWORD@HOST/DB
+                                       copy every game, action, result, setting and
+                                       rating into an empty store (either direction)
 """
 
 from __future__ import annotations
@@ -50,15 +53,18 @@ def load_config(path: Path | None) -> dict:
         value = os.environ.get(variable)
         if value is not None and value.strip():
             config["discord"][key] = value
+    url = os.environ.get("DATABASE_URL")  # a PostgreSQL server instead of the SQLite file
+    if url:
+        config["storage"]["database_url"] = url
     return config
 
 
 async def check_storage(config: dict) -> None:
     """Open the configured database (migrating it), check that it is undamaged and writable,
     and close it; raises StoreError with a sentence for the server admin."""
-    from store import Store
+    from store import Store, configured_target
 
-    async with Store.open(config["storage"]["database"]) as store:
+    async with Store.open(configured_target(config)) as store:
         await store.check()
 
 
@@ -163,6 +169,21 @@ def run_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_migrate(args: argparse.Namespace) -> int:
+    """``bot.py migrate``: every row of one store copied into an empty one (store/copy.py);
+    prints the counts. Exit status 0, or 2 with a sentence (nothing written)."""
+    from store import StoreError
+    from store.copy import copy_between
+
+    try:
+        counts = asyncio.run(copy_between(args.source, args.target))
+    except StoreError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(", ".join(f"{table} {count}" for table, count in counts.items()))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bot.py", description="Darwin board-game bot")
     parser.add_argument("--config", type=Path, help="configuration file (default: config.toml)")
@@ -183,7 +204,15 @@ def main(argv: list[str] | None = None) -> int:
                                 help="recompute every rating from the stored results")
     ratings_parser.add_argument("--db", type=Path,
                                 help="the database (default: the configured one)")
+    migrate_parser = sub.add_parser(
+        "migrate", help="copy every row of one store into an empty one (SQLite <-> PostgreSQL)")
+    migrate_parser.add_argument("--from", dest="source", required=True, metavar="SOURCE",
+                                help="sqlite:PATH or postgresql://USER:PASSWORD@HOST/DB")
+    migrate_parser.add_argument("--to", dest="target", required=True, metavar="TARGET",
+                                help="an empty store: postgresql://... or sqlite:PATH")
     args = parser.parse_args(argv)
+    if args.command == "migrate":
+        return run_migrate(args)
     if args.command == "ratings":
         return run_ratings(args)
     if args.command == "demo":

@@ -47,10 +47,10 @@ class DarwinBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         from cogs.lobby import LobbyButton
         from cogs.table import ActButton, ActSelect, HandButton, TableListener
-        from store import Store
+        from store import Store, configured_target
 
         if self.store is None:
-            self.store = await Store.open(self.config["storage"]["database"])
+            self.store = await Store.open(configured_target(self.config))
         await self.store.check()  # writable and undamaged, or no start (one clear sentence)
         games = self.config["games"]
         self.listener = TableListener(self, nudge_delay=float(games.get("nudge_delay", 20.0)))

@@ -1,8 +1,12 @@
-"""Darwin's persistence: games, their action logs and results in SQLite (aiosqlite).
+"""Darwin's persistence: games, their action logs and results in SQLite (aiosqlite) or
+PostgreSQL (asyncpg).
 
 No discord here: the game host is the only user. See ``Store`` (store/db.py) for the API,
-``store/migrations/`` for the schema (numbered SQL files, applied forward at open).
+``store/migrations/`` for the schema (numbered SQL files, applied forward at open;
+``store/migrations_pg/`` for PostgreSQL), ``store/copy.py`` to copy one store into another.
 """
+
+from collections.abc import Mapping
 
 from .db import SETTINGS, Store
 from .errors import (
@@ -20,6 +24,14 @@ from .errors import (
 )
 from .migrate import Migration, load_migrations
 from .rows import ActionRow, Decoded, GameRow, RatingChangeRow, RatingRow, ResultRow
+
+
+def configured_target(config: Mapping) -> str:
+    """What ``Store.open`` takes for a configuration: ``[storage] database_url`` when set
+    (PostgreSQL; bot.py puts DATABASE_URL there), else the SQLite file ``database``."""
+    storage = config["storage"]
+    return (storage.get("database_url") or "").strip() or str(storage["database"])
+
 
 __all__ = [
     "ActionRow",
@@ -42,5 +54,6 @@ __all__ = [
     "StoreError",
     "StoreNotWritable",
     "WrongStatus",
+    "configured_target",
     "load_migrations",
 ]
