@@ -118,7 +118,7 @@ class PgConnection:
                 self._in_transaction = False
             status = await conn.execute(text, *params)
         except Exception as exc:
-            raise _failure(exc) from exc
+            raise self._failure(exc) from exc
         return Cursor(_rowcount(status or ""))
 
     async def execute_fetchall(self, sql: str, params: tuple | list = ()) -> list[tuple]:
@@ -127,7 +127,7 @@ class PgConnection:
             conn = await self._ready(text)
             return [tuple(r) for r in await conn.fetch(text, *params)]
         except Exception as exc:
-            raise _failure(exc) from exc
+            raise self._failure(exc) from exc
 
     async def executemany(self, sql: str, rows: list) -> None:
         rows = list(rows)
@@ -138,7 +138,19 @@ class PgConnection:
             conn = await self._ready(text)
             await conn.executemany(text, rows)
         except Exception as exc:
-            raise _failure(exc) from exc
+            raise self._failure(exc) from exc
+
+    def _failure(self, exc: Exception) -> Exception:
+        """The store's error for exc; a connection that may be broken (the network, the
+        server shutting it, the client's protocol state) is dropped, to be opened again
+        before the next transaction."""
+        import asyncpg
+
+        failure = _failure(exc)
+        if failure is not exc and not (isinstance(exc, asyncpg.PostgresError) and not
+                                       str(exc.sqlstate or "").startswith(("08", "57P"))):
+            self._conn.terminate()
+        return failure
 
     async def serialize(self, key: str) -> None:
         """Wait for, and hold until the transaction ends, the lock named ``key`` (other
@@ -159,7 +171,8 @@ def _failure(exc: Exception) -> Exception:
     """asyncpg's and the network's errors as the store's database error; others as they are."""
     import asyncpg
 
-    if isinstance(exc, (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)):
+    if isinstance(exc, (asyncpg.PostgresError, asyncpg.InterfaceError,
+                        asyncpg.InternalClientError, OSError)):
         return BackendError(f"{type(exc).__name__}: {exc}")
     return exc
 

@@ -176,7 +176,7 @@ def pg_cluster():
 
 @pytest.fixture
 async def pg_url(pg_cluster):
-    """A new, empty database in the session's cluster: its URL."""
+    """A new, empty database (a schema of its own) in the session's cluster: its URL."""
     return await pg_cluster.new_database()
 
 

@@ -51,6 +51,7 @@ class Cluster:
             shutil.chown(self.root, "postgres", "postgres")
         self.started = False
         self._names = itertools.count(1)
+        self._shared: str | None = None
 
     def _run(self, *args: str) -> None:
         done = subprocess.run([*self.prefix, *args], capture_output=True, text=True, timeout=60)
@@ -68,17 +69,33 @@ class Cluster:
                   str(self.root / "server.log"), "-o", options, "-w", "-t", "30", "start")
         self.started = True
 
-    async def new_database(self) -> str:
-        """A new, empty database: its URL (each test gets its own)."""
+    async def create_database(self) -> str:
+        """A new, empty database: its URL."""
         import asyncpg
 
         name = f"darwin_test_{next(self._names)}"
         conn = await asyncpg.connect(self.url())
         try:
-            await conn.execute(f"CREATE DATABASE {name}")
+            await conn.execute(f"CREATE DATABASE {name} TEMPLATE template0")
         finally:
             await conn.close()
         return self.url(name)
+
+    async def new_database(self) -> str:
+        """What a test's store opens: a new, empty schema of the tests' database, first on
+        the connection's search_path (as good as a new database for the store, and some
+        ten times cheaper to make than CREATE DATABASE)."""
+        import asyncpg
+
+        if self._shared is None:
+            self._shared = await self.create_database()
+        name = f"t{next(self._names)}"
+        conn = await asyncpg.connect(self._shared)
+        try:
+            await conn.execute(f"CREATE SCHEMA {name}")
+        finally:
+            await conn.close()
+        return f"{self._shared}?search_path={name}"
 
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"

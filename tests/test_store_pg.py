@@ -137,7 +137,7 @@ async def test_a_lost_connection_is_opened_again(pg_url):
         assert (await s.get_game(gid)).seq == 1
 
 
-async def test_start_sentences(pg_cluster, pg_url):
+async def test_start_sentences(pg_cluster):
     from tests.pg import _free_port
 
     with pytest.raises(StoreError, match="cannot be reached"):
@@ -146,9 +146,10 @@ async def test_start_sentences(pg_cluster, pg_url):
         await Store.open(pg_cluster.url("no_such_database"))
     assert "createdb" in str(err.value)
     with pytest.raises(StoreError, match="refused the login") as err:
-        await Store.open(pg_url.replace("postgres@", "nobody:s3cret@"))
+        await Store.open(pg_cluster.url().replace("postgres@", "nobody:s3cret@"))
     assert "s3cret" not in str(err.value)  # the password is never shown
     # a database that cannot be written stops the start with a sentence
+    pg_url = await pg_cluster.create_database()
     async with Store.open(pg_url) as s:
         await s.check()  # migrated, and fine
     name = pg_url.rsplit("/", 1)[1]
