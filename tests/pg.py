@@ -1,13 +1,16 @@
 """A throwaway PostgreSQL cluster for the tests: started once per session from the system
 binaries (initdb, pg_ctl), in a temporary folder, on a free port of 127.0.0.1 only; stopped
 and deleted at the end. As root (CI), initdb and postgres refuse to run: they run as the
-``postgres`` system user (runuser), which owns the folder."""
+``postgres`` system user (runuser), which owns the folder (``nobody`` on a machine without
+one)."""
 
 from __future__ import annotations
 
+import atexit
 import glob
 import itertools
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -44,11 +47,15 @@ class Cluster:
         self.port = _free_port()
         self.prefix: list[str] = []
         if os.geteuid() == 0:  # initdb and postgres refuse root
+            try:
+                user = pwd.getpwnam("postgres")
+            except KeyError:
+                user = pwd.getpwnam("nobody")
             runuser = shutil.which("runuser")
-            self.prefix = [runuser, "-u", "postgres", "--"] if runuser else [
-                shutil.which("setpriv") or "setpriv", "--reuid=postgres", "--regid=postgres",
-                "--init-groups"]
-            shutil.chown(self.root, "postgres", "postgres")
+            self.prefix = [runuser, "-u", user.pw_name, "--"] if runuser else [
+                shutil.which("setpriv") or "setpriv", f"--reuid={user.pw_uid}",
+                f"--regid={user.pw_gid}", "--clear-groups"]
+            os.chown(self.root, user.pw_uid, user.pw_gid)
         self.started = False
         self._names = itertools.count(1)
         self._shared: str | None = None
@@ -68,6 +75,7 @@ class Cluster:
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
                   str(self.root / "server.log"), "-o", options, "-w", "-t", "30", "start")
         self.started = True
+        atexit.register(self.stop)  # should the session end without its teardown
 
     async def create_database(self) -> str:
         """A new, empty database: its URL."""
@@ -101,8 +109,11 @@ class Cluster:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"
 
     def stop(self) -> None:
+        """Stop the server (immediately: nothing here is worth a checkpoint) and delete its
+        folder. Harmless twice."""
         try:
             if self.started:
+                self.started = False
                 self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
                           "-w", "stop")
         finally:
