@@ -144,9 +144,12 @@ class Store:
     def open(cls, path: str | os.PathLike[str], *, busy_timeout_ms: int = 5000) -> _Opening:
         """Open (creating its folder and file if missing) and migrate the database at path.
 
-        ``":memory:"`` gives a private in-memory database (tests). Raises SchemaTooNew if the
-        database was written by a newer Darwin, MigrationError if a migration fails (rolled
-        back), StoreError if the file cannot be opened as a database.
+        ``":memory:"`` gives a private in-memory database (tests). A ``postgresql://`` URL
+        opens that PostgreSQL database instead (store/pg.py; it must exist, its tables are
+        made at open). Raises SchemaTooNew if the database was written by a newer Darwin,
+        MigrationError if a migration fails (rolled back), StoreError if the file cannot be
+        opened as a database (for PostgreSQL: a sentence for an unreachable server or a
+        refused login).
         """
         return _Opening(path, busy_timeout_ms)
 

@@ -158,3 +158,24 @@ async def test_start_sentences(pg_cluster):
         with pytest.raises(StoreNotWritable, match="cannot be written") as err:
             await s.check()
     assert "read-only" in str(err.value) and name in str(err.value)
+
+
+async def test_database_url_selects_postgresql_and_the_environment_wins(monkeypatch, pg_url,
+                                                                       tmp_path):
+    import bot
+    from store import configured_target
+
+    monkeypatch.chdir(tmp_path)  # no config.toml here: the example's defaults
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    config = bot.load_config(None)
+    assert config["storage"]["database_url"] == ""
+    assert configured_target(config) == config["storage"]["database"]  # SQLite, as before
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    config = bot.load_config(None)
+    assert configured_target(config) == pg_url
+    await bot.check_storage(config)  # migrated, answers, takes a write
+    from tests.pg import _free_port
+
+    config["storage"]["database_url"] = f"postgresql://u:pw@127.0.0.1:{_free_port()}/d"
+    with pytest.raises(StoreError, match="cannot be reached.*Darwin did not start"):
+        await bot.check_storage(config)
