@@ -42,11 +42,14 @@ class Cluster:
 
     def __init__(self, bin_dir: Path) -> None:
         self.bin = bin_dir
-        self.root = Path(tempfile.mkdtemp(prefix="darwin-pg-"))
+        root = os.geteuid() == 0
+        # as root, in /tmp: the postgres user must be able to reach the folder (TMPDIR may not)
+        self.root = Path(tempfile.mkdtemp(prefix="darwin-pg-",
+                                          dir="/tmp" if root and os.path.isdir("/tmp") else None))
         self.data = self.root / "data"
         self.port = _free_port()
         self.prefix: list[str] = []
-        if os.geteuid() == 0:  # initdb and postgres refuse root
+        if root:  # initdb and postgres refuse root
             try:
                 user = pwd.getpwnam("postgres")
             except KeyError:
