@@ -14,10 +14,27 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 SKIP = "PostgreSQL binaries (initdb, pg_ctl) not found on PATH or in /usr/lib/postgresql/*/bin"
+
+
+# Stops the server when the test process is gone without its teardown (killed, SIGTERM):
+# polls the process, then stops the server and deletes the folder.
+WATCHDOG = """
+import os, shutil, subprocess, sys, time
+pid, root, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+while True:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        break
+    time.sleep(0.5)
+subprocess.run(command, capture_output=True, timeout=60)
+shutil.rmtree(root, ignore_errors=True)
+"""
 
 
 def binaries() -> Path | None:
@@ -60,6 +77,7 @@ class Cluster:
                 f"--regid={user.pw_gid}", "--clear-groups"]
             os.chown(self.root, user.pw_uid, user.pw_gid)
         self.started = False
+        self._watchdog: subprocess.Popen | None = None
         self._names = itertools.count(1)
         self._shared: str | None = None
 
@@ -79,6 +97,12 @@ class Cluster:
                   str(self.root / "server.log"), "-o", options, "-w", "-t", "30", "start")
         self.started = True
         atexit.register(self.stop)  # should the session end without its teardown
+        stop = [*self.prefix, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
+                "-w", "stop"]
+        self._watchdog = subprocess.Popen(
+            [sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.root), *stop],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)  # a Ctrl-C in the terminal is for pytest, not for it
 
     async def create_database(self) -> str:
         """A new, empty database: its URL."""
@@ -114,6 +138,10 @@ class Cluster:
     def stop(self) -> None:
         """Stop the server (immediately: nothing here is worth a checkpoint) and delete its
         folder. Harmless twice."""
+        if self._watchdog is not None:
+            self._watchdog.kill()
+            self._watchdog.wait()
+            self._watchdog = None
         try:
             if self.started:
                 self.started = False
