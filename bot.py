@@ -100,6 +100,19 @@ def run_bot(config: dict) -> int:
     return 0
 
 
+def chosen_database(args: argparse.Namespace) -> str | None:
+    """``--db`` (a SQLite file or a postgresql:// URL) or the configured store; None (and a
+    sentence) when it names a SQLite file that does not exist."""
+    from store import configured_target
+    from store.pg import is_url
+
+    database = args.db or configured_target(load_config(args.config))
+    if not is_url(database) and not Path(database).exists():
+        print(f"No database at {database}", file=sys.stderr)
+        return None
+    return database
+
+
 def run_replay(args: argparse.Namespace) -> int:
     """``bot.py replay``: the game's GIF written to ``--out``; prints its frames, size and
     whether the replay reproduced the stored state exactly. Exit status 0 when exact, 1 when
@@ -109,9 +122,8 @@ def run_replay(args: argparse.Namespace) -> int:
     from messages import t
     from store import Store, StoreError
 
-    database = args.db or Path(load_config(args.config)["storage"]["database"])
-    if not Path(database).exists():
-        print(f"No database at {database}", file=sys.stderr)
+    database = chosen_database(args)
+    if database is None:
         return 2
 
     async def replay():
@@ -154,9 +166,8 @@ def run_ratings(args: argparse.Namespace) -> int:
     if not args.rebuild:
         print("Nothing to do: python bot.py ratings --rebuild [--db PATH]", file=sys.stderr)
         return 2
-    database = args.db or Path(load_config(args.config)["storage"]["database"])
-    if not Path(database).exists():
-        print(f"No database at {database}", file=sys.stderr)
+    database = chosen_database(args)
+    if database is None:
         return 2
     from store import StoreError
 
@@ -195,15 +206,15 @@ def main(argv: list[str] | None = None) -> int:
     replay_parser = sub.add_parser(
         "replay", help="a stored game as an animated GIF, rebuilt from its seed and action log")
     replay_parser.add_argument("game_id", type=int, metavar="GAME_ID")
-    replay_parser.add_argument("--db", type=Path,
-                               help="the database (default: the configured one)")
+    replay_parser.add_argument("--db", help="a SQLite file or a postgresql:// URL (default: "
+                                            "the configured database)")
     replay_parser.add_argument("--out", type=Path, help="the GIF (default: replay-GAME_ID.gif)")
     replay_parser.add_argument("--lang", default="en", choices=["en", "it", "fr"])
     ratings_parser = sub.add_parser("ratings", help="the players' ratings (openskill)")
     ratings_parser.add_argument("--rebuild", action="store_true",
                                 help="recompute every rating from the stored results")
-    ratings_parser.add_argument("--db", type=Path,
-                                help="the database (default: the configured one)")
+    ratings_parser.add_argument("--db", help="a SQLite file or a postgresql:// URL (default: "
+                                             "the configured database)")
     migrate_parser = sub.add_parser(
         "migrate", help="copy every row of one store into an empty one (SQLite <-> PostgreSQL)")
     migrate_parser.add_argument("--from", dest="source", required=True, metavar="SOURCE",
