@@ -254,6 +254,7 @@ async def test_restart_mid_game_resumes_and_old_buttons_work(simcord_env, darwin
         await perform(env, channel, by_seat[seat], game, seat, action, 0)
     old_table = last_table(channel)
     state_before = game.rules.to_json(game.state)
+    await flush(env)  # (its pending table writes wait on SimCord's virtual clock)
     await env.bot.stop_services()  # the old process is gone: no timers, no connection
     new_bot = DarwinBot(darwin_config)
     try:
@@ -267,6 +268,7 @@ async def test_restart_mid_game_resumes_and_old_buttons_work(simcord_env, darwin
         # nothing refused (the only private word may be the offer to take the move back)
         assert all(f.content == t("community.undo.offer") for f in r.followups), reply_text(r)
         assert resumed.seq == game.seq + 1
+        await flush(env)
     finally:
         await new_bot.stop_services()  # SimCord detaches bots without closing them
 
