@@ -172,12 +172,27 @@ def play_climate_game(job: tuple) -> dict:
     from engine.climate.ai import view_seed as cli_seed
 
     levels, seed, quick = job
-    state, times = play_seeded(CLIMATE, cli_policy, lambda _s, _p, v: cli_seed(v), levels,
+    asked: dict[str, list[float]] = {}  # per level: the time of each policy call
+
+    def timed_policy(level: str):
+        policy = cli_policy(level)
+        own = asked.setdefault(level, [])
+
+        class Timed:
+            def choose(self, view, legal, seed):
+                t0 = time.perf_counter()
+                action = policy.choose(view, legal, seed)
+                own.append(time.perf_counter() - t0)
+                return action
+
+        return Timed()
+
+    state, times = play_seeded(CLIMATE, timed_policy, lambda _s, _p, v: cli_seed(v), levels,
                                seed, {"events": True, "quick": quick})
     scores, ties = standings(CLIMATE, state, len(levels),
                              lambda r: (r["traits"], r["population"]))
     return {"levels": levels, "seed": seed, "scores": scores, "dinos": ties,
-            "advanced": quick, "turns": state.round, **times}
+            "advanced": quick, "turns": state.round, "asked": asked, **times}
 
 
 def climate_jobs_for(hero: str, other: str, games: int, base_seed: int,
@@ -336,6 +351,17 @@ def main_climate(args) -> int:
           f"Quick game: {args.advanced}, {args.workers} workers")
     print_mixed(args, per_key, "2..6", "normal/quick")
     print_times(times, wall)
+    asked: dict[str, list[float]] = {}
+    for res in (r for rs in per_key.values() for r in rs):
+        for lv, ts in res["asked"].items():
+            asked.setdefault(lv, []).extend(ts)
+    print("time per policy call (more than one legal action):")
+    for lv in ("random", "fast", "strong"):
+        ts = sorted(asked.get(lv, []))
+        if ts:
+            print(f"  {lv:<7} median {1000 * ts[len(ts) // 2]:7.3f} ms   p99 "
+                  f"{1000 * ts[int(0.99 * (len(ts) - 1))]:7.1f} ms   max {1000 * ts[-1]:7.1f} ms"
+                  f"   ({len(ts)} calls)")
     return 0
 
 
