@@ -1,6 +1,7 @@
 """The Evolution: Climate AI players: legal actions to the end, decisions from the seat's own
 view only (never another hand, a face-down card, a secret food card or play), determinize
-consistent with the view, and a small seeded win-rate check."""
+consistent with the view, small seeded win-rate checks (fast beats random, strong beats fast)
+and the strong level's bounded work (imagined rounds, never an engine apply)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 import pytest
 
 from engine.climate import CLIMATE as G
-from engine.climate.ai import choose_action, policy_for, view_seed
+from engine.climate.ai import StrongPolicy, choose_action, policy_for, view_seed
 from engine.climate.view import determinize
 from tests.test_climate_helpers import seats
 from tests.test_climate_properties import hidden_variant
@@ -99,3 +100,67 @@ def test_fast_beats_random_most_of_the_time():
         rank = {r["player"]: r["rank"] for r in state.result}
         wins += 1.0 if rank[me] < rank[1 - me] else 0.5 if rank[me] == rank[1 - me] else 0.0
     assert wins / games >= 0.8
+
+
+def share_of(levels: list[str], me: int, seed: int, options: dict | None = None):
+    """Seat ``me``'s win (1, a shared first place a fraction, 0) and its score minus the best
+    other score in one seeded game."""
+    state, _ = play(levels, seed, options)
+    rank = {r["player"]: r["rank"] for r in state.result}
+    score = {r["player"]: r["score"] for r in state.result}
+    firsts = [p for p in rank if rank[p] == 1]
+    win = 1.0 / len(firsts) if me in firsts else 0.0
+    return win, score[me] - max(score[p] for p in score if p != me)
+
+
+def test_strong_beats_fast():
+    """Seeded games against fast seats, the strong seat moving round the table, half of them
+    Quick: 6 two-player games (fair: 3 wins) of which strong must win at least 5, and 4
+    four-player games (fair: 1) of which at least 3, by a mean margin of 10 points. (Strong
+    wins all 10 by some 30 points; a fast seat in its place wins 1 and 1, by about 0.)"""
+    wins2 = wins4 = margin = 0.0
+    for g in range(6):
+        levels = ["fast", "fast"]
+        levels[g % 2] = "strong"
+        w, m = share_of(levels, g % 2, 3600 + g, {"quick": g >= 3})
+        wins2 += w
+        margin += m
+    for g in range(4):
+        levels = ["fast"] * 4
+        levels[g] = "strong"
+        w, m = share_of(levels, g, 3300 + g, {"quick": g >= 2})
+        wins4 += w
+        margin += m
+    assert wins2 >= 5
+    assert wins4 >= 3
+    assert margin / 10 >= 10
+
+
+def test_strong_work_is_bounded_whatever_the_player_count(monkeypatch):
+    """Every strong decision in seeded 6-player games (the most species; one of them Quick)
+    weighs at most ``max_work`` imagined rounds of its own model, never applies an action to
+    an engine state, and is the same when asked again; the food card and the play phase do
+    weigh some."""
+    strong = StrongPolicy()
+    fast = policy_for("fast")
+    most = {"food": 0, "play": 0}
+    for seed, seats_strong, options in ((21, {0, 3}, {}), (22, {1, 2, 5}, {"quick": True})):
+        state = G.new_game(seats(6), seed, options)
+        while not G.is_over(state):
+            p = G.to_act(state)[0]
+            legal = G.legal_actions(state, p)
+            v = G.view(state, p)
+            if p in seats_strong:
+                with monkeypatch.context() as m:
+                    for name in ("apply_in_place", "apply_action"):
+                        m.setattr(G, name, lambda *a, **k: pytest.fail("an engine apply"))
+                    action, work = strong.decide(v, legal, view_seed(v))
+                    assert strong.decide(v, legal, view_seed(v)) == (action, work)
+                assert 0 <= work <= StrongPolicy.max_work
+                if v["phase"] in most:
+                    most[v["phase"]] = max(most[v["phase"]], work)
+            else:
+                action = fast.choose(v, legal, view_seed(v))
+            assert action in legal
+            G.apply_in_place(state, p, action)
+    assert most["food"] >= 3 and most["play"] >= 10
