@@ -426,13 +426,14 @@ def _feed_value(row: list, i: int) -> float:
     """Which species a player feeds (the fast rules): the hungry first, Foraging,
     Cooperation with room on its right, the hungriest; < 0: none."""
     sp = row[i]
-    if sp[CARN]:
+    if sp[6]:  # CARN
         return -1.0
-    r = _room(sp)
+    pop, food = sp[0], sp[2]
+    r = pop - food + (sp[1] - sp[3] if sp[8] else 0)  # _room, inline (the hot path)
     if r <= 0:
         return -1.0
-    v = (10.0 if _hungry(sp) else 1.0) + sp[FORAGE] + 0.1 * (sp[POP] - sp[FOOD])
-    if "cooperation" in sp[TR] and i + 1 < len(row) and _room(row[i + 1]) > 0:
+    v = (10.0 if food < pop - sp[9] else 1.0) + sp[7] + 0.1 * (pop - food)
+    if "cooperation" in sp[4] and i + 1 < len(row) and _room(row[i + 1]) > 0:
         v += 0.8
     return v
 
@@ -441,9 +442,9 @@ def _refresh(row: list, vals: list, i: int) -> None:
     """The feeding values of species ``i``, its left neighbour and its Cooperation chain."""
     n = len(row)
     hi = i + 1
-    while hi < n and "cooperation" in row[hi - 1][TR]:
+    while hi < n and "cooperation" in row[hi - 1][4]:
         hi += 1
-    for j in range(max(0, i - 1), min(n, hi + 1)):
+    for j in range(i - 1 if i else 0, hi + 1 if hi < n else n):
         vals[j] = _feed_value(row, j)
 
 
@@ -457,19 +458,21 @@ def _schedule(row: list, night_ok: bool, log: list | None = None) -> list[int]:
     night = [i for i, sp in enumerate(row) if "nocturnal" in sp[TR] and not sp[CARN]] \
         if night_ok else []
     for _ in range(150):
-        before = [(j, sp[FOOD], sp[FAT]) for j, sp in enumerate(row)] \
-            if log is not None and night else None
+        # a turn changes the species it feeds and those on their right (Cooperation's chain)
+        before, i0 = None, n
         got = 0
         for i in night:  # Nocturnal's free feeding, before the turn's own
             if _hungry(row[i]):
+                if log is not None:
+                    before, i0 = [(j, row[j][FOOD], row[j][FAT]) for j in range(i, n)], i
                 got += _take(row, i, 1)
                 _refresh(row, vals, i)
                 break
         vmax = max(vals) if vals else -1.0
         if vmax > 0:
             i = vals.index(vmax)
-            if log is not None and before is None:
-                before = [(j, row[j][FOOD], row[j][FAT]) for j in range(i, n)]
+            if log is not None and i < i0:
+                before = [(j, row[j][FOOD], row[j][FAT]) for j in range(i, i0)] + (before or [])
             got += _take(row, i, 1)
             _refresh(row, vals, i)
         if got <= 0:
