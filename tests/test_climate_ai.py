@@ -117,7 +117,7 @@ def test_strong_beats_fast():
     """Seeded games against fast seats, the strong seat moving round the table, half of them
     Quick: 6 two-player games (fair: 3 wins) of which strong must win at least 5, and 4
     four-player games (fair: 1) of which at least 3, by a mean margin of 10 points. (Strong
-    wins all 10 by some 30 points; a fast seat in its place wins 1 and 1, by about 0.)"""
+    wins all 10 by some 25 points; a fast seat in its place wins 1 and 1, by about -4.)"""
     wins2 = wins4 = margin = 0.0
     for g in range(6):
         levels = ["fast", "fast"]

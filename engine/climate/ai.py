@@ -699,7 +699,7 @@ class StrongPolicy(FastPolicy):
     """Food card and play phase weighed on the model of the round (see the module text);
     green order and feeding by the fast rules."""
 
-    max_work = 40  # imagined rounds (``_Round.run``) a decision, at most
+    max_work = 30  # imagined rounds (``_Round.run``) a decision, at most
     c_card = 0.7  # a card kept for a later round
     card_deal = 1.0  # a species for each round left: one more card dealt
     others_plants = 4.0  # the plants of another player's unknown food card
