@@ -51,10 +51,12 @@ class LoadConfig:
     seed: int = 1
     ais: int = 1
     rate_limit_share: float = 0.05
+    rate_limit_first: int = 0  # the first calls of each kind answered 429 (tests)
     retry_after: float = 0.05
     workdir: Path = Path("load-run")
     log_level: str = "WARNING"
     settle_seconds: float = 20.0
+    reconnect_after: float | None = None  # drop shard 0's socket then: the bot resumes
 
 
 def components(message: dict | None) -> list[dict]:
@@ -104,7 +106,7 @@ class Driver:
         self.sent: list[Interaction] = []
         self.fake.on_message = self._on_message
         self.fake.on_response = self._on_response
-        self.stop = False
+        self.acked_ids: set[int] = set()
 
     # --- the world -----------------------------------------------------------------------------
 
@@ -282,6 +284,7 @@ class Driver:
 
     def classify(self) -> None:
         """Which moves the bot acknowledged (after the run has settled)."""
+        self.acked_ids = set()
         for table in self.tables:
             table.acked = []
             for record, how, action in table.moves:
@@ -292,6 +295,7 @@ class Driver:
                     ok = self._acked_text(record)
                 if ok:
                     table.acked.append(action)
+                    self.acked_ids.add(record.id)
 
     @staticmethod
     def _undo_offer(message: dict) -> bool:
@@ -453,12 +457,13 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
     """The whole run; returns the figures and the checks (and prints them with ``out``)."""
     fake = FakeDiscord(shard_count=cfg.shards, rate_limit_share=cfg.rate_limit_share,
                        retry_after=cfg.retry_after, seed=cfg.seed,
+                       rate_limit_first=cfg.rate_limit_first,
                        lifetime=cfg.seconds + 600.0)
     await fake.start()
     driver = Driver(fake, cfg)
     driver.build()
     procs = start_bots(fake, cfg)
-    report: dict = {}
+    background: list[asyncio.Task] = []
     try:
         try:
             await fake.wait_shards(cfg.shards, timeout=120.0)
@@ -473,6 +478,11 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         pids = [p.pid for p in procs]
         rss_before = rss_mb(pids)
         calls_before = fake.call_count
+        if cfg.reconnect_after is not None:
+            async def drop() -> None:
+                await asyncio.sleep(cfg.reconnect_after)
+                await fake.drop_connection(0)
+            background.append(asyncio.create_task(drop()))
         elapsed = await driver.play(cfg.seconds)
         live = sum(1 for t in driver.tables if t.stage in ("play", "over"))
         rss_after = rss_mb(pids)
@@ -506,6 +516,14 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         "load.lost": len(checks["lost"]),
         "load.not_exact": len(checks["not_exact"]),
         "load.unhandled_routes": len(set(fake.unhandled)),
+        "load.rate_limited_interactions": sum(1 for r in driver.sent if r.rate_limited),
+        "load.rate_limited_delivered": sum(1 for r in driver.sent
+                                           if r.rate_limited and r.ok_after_limit),
+        "load.rate_limited_acked": sum(1 for r in driver.sent
+                                       if r.rate_limited and r.id in driver.acked_ids),
+        "load.files_received": fake.files_received,
+        "load.identifies": fake.identifies,
+        "load.resumes": fake.resumes,
         "load.seconds": elapsed,
         "load.bot_exit_codes": codes,
     }

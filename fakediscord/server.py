@@ -82,6 +82,7 @@ class Interaction:
     followups: list[dict] = field(default_factory=list)  # message payloads
     calls: int = 0
     rate_limited: int = 0
+    ok_after_limit: bool = False  # a call about it succeeded after a 429
     answered: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -168,15 +169,19 @@ class Session:
 class FakeDiscord:
     """The fake server. ``shard_count``: what GET /gateway/bot advises; ``rate_limit_share``:
     the share of REST calls (interaction callbacks excepted: Discord does not limit them)
-    answered 429 with ``retry_after`` seconds; ``lifetime``: the server stops serving after
+    answered 429 with ``retry_after`` seconds, and ``rate_limit_first``: the first calls of
+    each kind (channels, webhooks...) answered 429 whatever the share (for tests); ``lifetime``: the server stops serving after
     that many seconds; ``max_calls``: REST calls recorded at most (later ones are counted)."""
 
     def __init__(self, *, shard_count: int = 1, rate_limit_share: float = 0.0,
                  retry_after: float = 0.05, seed: int = 0, lifetime: float = 3600.0,
+                 rate_limit_first: int = 0,
                  max_calls: int = 2_000_000, max_messages_per_channel: int = 50,
                  max_interactions: int = 100_000, heartbeat_interval_ms: int = 41250) -> None:
         self.shard_count = shard_count
         self.rate_limit_share = rate_limit_share
+        self.rate_limit_first = rate_limit_first
+        self._first_limited: dict[str, int] = {}
         self.retry_after = retry_after
         self.random = random.Random(seed)
         self.lifetime = lifetime
@@ -205,6 +210,7 @@ class FakeDiscord:
         self.unhandled: list[str] = []
         self.sessions: dict[str, Session] = {}
         self.identifies = 0
+        self.files_received = 0
         self.resumes = 0
         self.on_message = None  # callback(message payload, created: bool) for drivers
         self.on_response = None  # callback(Interaction) after each answer about it
@@ -567,8 +573,7 @@ class FakeDiscord:
 
     # --- REST ----------------------------------------------------------------------------------
 
-    @staticmethod
-    async def _body(request: web.Request) -> tuple[dict, list[tuple[str, int]]]:
+    async def _body(self, request: web.Request) -> tuple[dict, list[tuple[str, int]]]:
         """The JSON body, or a multipart's ``payload_json`` and its files (name, size)."""
         if request.content_type.startswith("multipart/"):
             form = await request.post()
@@ -577,6 +582,7 @@ class FakeDiscord:
             for key, value in form.items():
                 if key.startswith("files") and hasattr(value, "file"):
                     files.append((value.filename, len(value.file.read())))
+                    self.files_received += 1
             return body, files
         if request.can_read_body:
             raw = await request.read()
@@ -619,9 +625,14 @@ class FakeDiscord:
             if record.first_call_at is None:
                 record.first_call_at = call.at
         route_key = "fake-" + "-".join(p if not p.isdigit() else "id" for p in parts[:3])
-        limited = (parts[0] != "interactions" and self.rate_limit_share > 0
-                   and parts[0] not in ("gateway", "users", "oauth2", "applications")
-                   and self.random.random() < self.rate_limit_share)
+        limited = False
+        if parts[0] in ("channels", "webhooks", "guilds"):  # not the start-up or callbacks
+            first = self._first_limited.get(parts[0], 0)
+            if first < self.rate_limit_first:
+                self._first_limited[parts[0]] = first + 1
+                limited = True
+            elif self.rate_limit_share > 0:
+                limited = self.random.random() < self.rate_limit_share
         try:
             if limited:
                 self.rate_limited += 1
@@ -642,6 +653,8 @@ class FakeDiscord:
             response = json_response({"message": f"fake error: {exc}", "code": 0}, status=500)
         call.status = response.status
         call.done_at = time.monotonic()
+        if record is not None and record.rate_limited and 200 <= response.status < 300:
+            record.ok_after_limit = True
         return response
 
     async def _route(self, request: web.Request, parts: list[str],
