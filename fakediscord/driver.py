@@ -107,6 +107,8 @@ class Driver:
         self.fake.on_message = self._on_message
         self.fake.on_response = self._on_response
         self.acked_ids: set[int] = set()
+        self.all_started_at: float | None = None  # when the last game's Start was answered
+        self.started = 0
 
     # --- the world -----------------------------------------------------------------------------
 
@@ -146,6 +148,10 @@ class Driver:
         if table is None or table.pending is not record:
             return
         if table.pending_kind in ("new", "ai", "start"):
+            if table.pending_kind == "start":
+                self.started += 1
+                if self.started == len(self.tables):
+                    self.all_started_at = time.monotonic()
             self._clear(table)  # the lobby steps are answered in full by the callback
         elif table.pending_kind == "menu" and any(
                 c.get("type") == 3 for c in components(record.original)):
@@ -369,6 +375,17 @@ def rss_mb(pids: list[int]) -> float:
     return total / 1024
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
 # --- the checks --------------------------------------------------------------------------------
 
 
@@ -486,14 +503,30 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         elapsed = await driver.play(cfg.seconds)
         live = sum(1 for t in driver.tables if t.stage in ("play", "over"))
         rss_after = rss_mb(pids)
+        cpu = cpu_seconds(pids)
         await driver.settle(cfg.settle_seconds)
         calls = fake.call_count - calls_before
     finally:
         codes = await stop_bots(procs)
         await fake.close()
     driver.classify()
+    t0 = driver.sent[0].sent_at if driver.sent else 0.0
+    with open(cfg.workdir / "interactions.jsonl", "w") as f:  # one line each, for analysis
+        for r in driver.sent:
+            data = r.payload["data"]
+            label = data.get("custom_id") or " ".join(
+                [data.get("name", "")] + [o["name"] for o in data.get("options", [])])
+            f.write(json.dumps({
+                "t": round(r.sent_at - t0, 3), "label": label[:40],
+                "ms": None if r.first_call_at is None else round(
+                    (r.first_call_at - r.sent_at) * 1000, 1),
+                "response": r.response_type, "calls": r.calls,
+                "acked": r.id in driver.acked_ids}) + "\n")
     answered = [r for r in driver.sent if r.first_call_at is not None]
     latencies = [(r.first_call_at - r.sent_at) * 1000 for r in answered]
+    # steady state: what is sent once every game has started (the openings are behind)
+    steady = [(r.first_call_at - r.sent_at) * 1000 for r in answered
+              if driver.all_started_at is not None and r.sent_at >= driver.all_started_at]
     acked = sum(len(t.acked) for t in driver.tables)
     checks = await check_store(driver, cfg)
     limits = rate_limit_check(fake)
@@ -502,10 +535,15 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         "load.interactions_per_s": len(driver.sent) / elapsed if elapsed else 0.0,
         "load.interaction_p50_ms": percentile(latencies, 50),
         "load.interaction_p99_ms": percentile(latencies, 99),
+        "load.steady_interaction_p50_ms": percentile(steady, 50),
+        "load.steady_interaction_p99_ms": percentile(steady, 99),
+        "load.steady_interactions": len(steady),
         "load.actions_per_s": acked / elapsed if elapsed else 0.0,
         "load.rest_calls_per_action": calls / len(driver.sent) if driver.sent else 0.0,
         "load.rest_calls_per_move": calls / acked if acked else 0.0,
         "load.rss_mb": rss_after,
+        "load.bot_cpu_s": cpu,
+        "load.driver_cpu_s": time.process_time(),
         "load.rss_mb_per_1000_games": (rss_after - rss_before) / live * 1000 if live else 0.0,
         "load.games_started": live,
         "load.games_over": sum(1 for t in driver.tables if t.stage == "over"),
@@ -527,7 +565,8 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         "load.seconds": elapsed,
         "load.bot_exit_codes": codes,
     }
-    units = {"_ms": "ms", "_per_s": "/s", "_mb": "MB", "_games": "MB", "seconds": "s"}
+    units = {"_ms": "ms", "_per_s": "/s", "_mb": "MB", "_games": "MB", "seconds": "s",
+             "_cpu_s": "s"}
     for name, value in report.items():
         unit = next((u for k, u in units.items() if name.endswith(k)), "")
         shown = f"{value:.2f}" if isinstance(value, float) else str(value)
