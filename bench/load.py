@@ -102,6 +102,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.processes < 1 or args.shards < args.processes:
         parser.error("--processes must be between 1 and --shards")
+    if args.db == "postgresql":
+        import store
+
+        if not hasattr(store, "configured_target"):
+            print("This checkout's store has no PostgreSQL backend yet ([storage] database_url "
+                  "would be ignored): run with --db sqlite", file=sys.stderr)
+            return 2
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="darwin-load-"))
     cfg = LoadConfig(guilds=args.guilds, games=args.games, shards=args.shards,
                      processes=args.processes, db=args.db, rate=args.rate,

@@ -311,6 +311,24 @@ class Driver:
 # --- the bot's processes -----------------------------------------------------------------------
 
 
+def bot_is_sharded() -> bool:
+    """DarwinBot runs several shards in a process (and the host only its shards' games, so
+    processes may share one database)."""
+    import discord
+
+    from cogs.bot import DarwinBot
+
+    return issubclass(DarwinBot, discord.AutoShardedClient)
+
+
+def sqlite_name(cfg: LoadConfig, process: int) -> str:
+    """One shared SQLite file, or one per process when the bot is not sharded yet (each
+    process would otherwise resume the other's games)."""
+    if cfg.processes > 1 and not bot_is_sharded():
+        return f"darwin-{process}.sqlite3"
+    return "darwin.sqlite3"
+
+
 def bot_config(cfg: LoadConfig, process: int, shard_ids: list[int]) -> dict:
     import copy
     import tomllib
@@ -318,9 +336,7 @@ def bot_config(cfg: LoadConfig, process: int, shard_ids: list[int]) -> dict:
     with open(ROOT / "config.example.toml", "rb") as f:
         config = copy.deepcopy(tomllib.load(f))
     config["discord"].update(token="fake", shard_count=cfg.shards, shard_ids=shard_ids)
-    sqlite = cfg.workdir / (f"darwin-{process}.sqlite3" if cfg.processes > 1 and
-                            cfg.db == "sqlite" else "darwin.sqlite3")
-    config["storage"]["database"] = str(sqlite)
+    config["storage"]["database"] = str(cfg.workdir / sqlite_name(cfg, process))
     if cfg.db == "postgresql":
         config["storage"]["database_url"] = cfg.database_url
     config["games"].update(ai_delay=0, turn_timer=0)
@@ -394,8 +410,7 @@ async def open_store(cfg: LoadConfig, process: int):
 
     if cfg.db == "postgresql":
         return await Store.open(cfg.database_url)  # the PostgreSQL store, where it has landed
-    name = f"darwin-{process}.sqlite3" if cfg.processes > 1 else "darwin.sqlite3"
-    return await Store.open(cfg.workdir / name)
+    return await Store.open(cfg.workdir / sqlite_name(cfg, process))
 
 
 async def check_store(driver: Driver, cfg: LoadConfig) -> dict:
@@ -413,7 +428,7 @@ async def check_store(driver: Driver, cfg: LoadConfig) -> dict:
             if table.game_id is None:
                 continue
             process = shard_to_process[(table.guild_id >> 22) % cfg.shards] \
-                if cfg.db == "sqlite" else 0
+                if cfg.db == "sqlite" and sqlite_name(cfg, 1) != sqlite_name(cfg, 0) else 0
             if process not in stores:
                 stores[process] = await open_store(cfg, process)
             store = stores[process]
