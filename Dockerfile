@@ -14,7 +14,9 @@ RUN useradd --create-home --uid 10001 darwin \
     && chown darwin:darwin /data
 USER darwin
 
-# The SQLite database lives on this volume (see [storage] database in config.toml).
+# The SQLite database lives on this volume (see [storage] database in config.toml). Several
+# processes share one PostgreSQL database instead: set DATABASE_URL, and DARWIN_SHARD_COUNT /
+# DARWIN_SHARD_IDS for the shards each one runs (docker-compose.yml does both).
 VOLUME ["/data"]
 ENV DARWIN_DATABASE=/data/darwin.sqlite3
 

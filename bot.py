@@ -29,7 +29,9 @@ NO_TOKEN = (
 
 
 def load_config(path: Path | None) -> dict:
-    """The configuration file merged over the example's defaults; DISCORD_TOKEN wins."""
+    """The configuration file merged over the example's defaults; DISCORD_TOKEN,
+    DARWIN_DATABASE, DARWIN_SHARD_COUNT and DARWIN_SHARD_IDS win (shards are checked by
+    ``host.shards.shard_plan``)."""
     here = Path(__file__).resolve().parent
     with open(here / "config.example.toml", "rb") as f:
         config = tomllib.load(f)
@@ -44,6 +46,10 @@ def load_config(path: Path | None) -> dict:
     database = os.environ.get("DARWIN_DATABASE")
     if database:
         config["storage"]["database"] = database
+    for variable, key in (("DARWIN_SHARD_COUNT", "shard_count"), ("DARWIN_SHARD_IDS", "shard_ids")):
+        value = os.environ.get(variable)
+        if value is not None and value.strip():
+            config["discord"][key] = value
     return config
 
 
@@ -60,6 +66,13 @@ def run_bot(config: dict) -> int:
     token = config["discord"].get("token", "").strip()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
+        return 2
+    from host.shards import ShardConfigError, shard_plan
+
+    try:  # the shards this process runs: checked before anything else is opened
+        shard_plan(config["discord"])
+    except ShardConfigError as exc:
+        print(exc, file=sys.stderr)
         return 2
     logging.basicConfig(level=config["logging"]["level"],
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -15,6 +15,7 @@ from cogs.common import load_channel_game, reader_lang, refusal, send_ephemeral
 from cogs.translator import CatalogueTranslator
 from engine import IllegalAction
 from host import GameHost, HostError
+from host.shards import shard_plan
 
 log = logging.getLogger("darwin")
 
@@ -22,12 +23,19 @@ EXTENSIONS = ["cogs.lobby", "cogs.evo", "cogs.cubosaurs", "cogs.mutations", "cog
               "cogs.admin"]
 
 
-class DarwinBot(commands.Bot):
-    """``store`` and ``clock`` may be given (tests); otherwise the configured SQLite file."""
+class DarwinBot(commands.AutoShardedBot):
+    """``store`` and ``clock`` may be given (tests); otherwise the configured SQLite file.
+
+    Sharded: ``[discord] shard_count`` (None: Discord's recommended count) and ``shard_ids``
+    (None: every shard) say which shards this process runs (``host.shards.shard_plan``;
+    ShardConfigError when they cannot be used); its host loads only their servers' games."""
 
     def __init__(self, config: dict, *, store=None, clock=None, sync_on_start: bool = True) -> None:
+        self.shard_plan = shard_plan(config["discord"])
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, shard_count=self.shard_plan.count,
+                         shard_ids=None if self.shard_plan.ids is None
+                         else list(self.shard_plan.ids))
         self.config = config
         self.store = store
         self.clock = clock
@@ -49,14 +57,21 @@ class DarwinBot(commands.Bot):
         self.host = GameHost(self.store, clock=self.clock, ai_delay=float(games["ai_delay"]),
                              default_timer=float(games["turn_timer"]),
                              ai_level=games.get("ai_level", "fast"), listener=self.listener,
-                             window_delay=float(games.get("window_delay", 2.0)))
+                             window_delay=float(games.get("window_delay", 2.0)),
+                             shards=self.shard_plan.host_shards)
         self.add_dynamic_items(LobbyButton, ActButton, ActSelect, HandButton)
         await self.tree.set_translator(CatalogueTranslator(self.tree))
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.host.start()
-        if self.sync_on_start:
+        if self.sync_on_start and self.syncs_commands:
             await self.sync_commands()
+
+    @property
+    def syncs_commands(self) -> bool:
+        """One process syncs the slash commands: the one that runs shard 0 (or every shard);
+        the commands are the bot's, not a shard's, so the others need not send them again."""
+        return self.shard_plan.ids is None or 0 in self.shard_plan.ids
 
     async def command_payload(self) -> list[dict]:
         """The commands as a sync sends them, localizations included."""

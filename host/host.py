@@ -28,6 +28,7 @@ from host.errors import HostError
 from host.ratings import match_of
 from host.replay import ReplayError, replay_state, seat_actions
 from host.settings import ServerSettings, check_setting
+from host.shards import Shards, owned
 from store import ChannelBusy, CorruptRow, RematchTaken, StaleWrite, StoreError
 
 log = logging.getLogger("darwin.host")
@@ -36,6 +37,7 @@ RECENT_EVENTS = 40
 RETRY_FIRST_DELAY = 1.0  # seconds before a step the store refused is tried again, doubling
 RETRY_MAX_DELAY = 60.0
 SWEEP_EVERY = 30.0  # seconds between loads of the games due soon (AI seats, timers)
+SWEEP_BATCH = 500  # due games read at once (times the shard count when sharded)
 IDLE_AFTER = 1800.0  # a game nobody used for this long, with nothing armed, leaves memory
 UNDO_ACTION = {"type": "undo"}  # an undo's entry in the action log (never seen by the engine)
 
@@ -156,6 +158,7 @@ class LiveGame:
     timers: list = field(default_factory=list, repr=False)
     save_failures: int = 0  # commits refused by the store in a row (AI steps retry)
     used_at: float = 0.0  # last time a person used the game (games idle long are let go)
+    dropped: bool = False  # another process wrote the game: this copy is stale (GameHost._drop)
 
     @property
     def rules(self):
@@ -253,8 +256,12 @@ class _NullListener:
 class GameHost:
     def __init__(self, store, *, clock: Clock | None = None, ai_delay: float = 1.5,
                  default_timer: float = 0, ai_level: str = "fast",
-                 listener: Listener | None = None, window_delay: float = 2.0) -> None:
+                 listener: Listener | None = None, window_delay: float = 2.0,
+                 shards: Shards | None = None) -> None:
+        """``shards``: the shards this process runs (host/shards.py); only the games of the
+        servers on them are loaded, at start and on use. None: every game (one process)."""
         self.store = store
+        self.shards = shards
         self.clock = clock or RealClock()
         self.ai_delay = ai_delay
         self.window_delay = window_delay
@@ -284,12 +291,14 @@ class GameHost:
             return
         try:
             horizon = self.clock.now() + SWEEP_EVERY
+            limit = SWEEP_BATCH * (1 if self.shards is None else self.shards.count)
             while True:
-                rows = [r for r in await self.store.due_games(horizon, limit=500)
+                due = await self.store.due_games(horizon, limit=limit)
+                rows = [r for r in owned(due, self.shards)  # other shards' are not ours
                         if str(r.channel_id) not in self.games]
                 for row in rows:
                     await self._load_row(row)
-                if len(rows) < 500:
+                if len(due) < limit or not rows:
                     break
             self._evict_idle()
         except StoreError as exc:
@@ -321,6 +330,12 @@ class GameHost:
                     except StoreError as exc:
                         log.error("could not read channel %s's game: %s", channel_id, exc)
                         raise HostError("storage_failed") from exc
+                    if row is not None and not owned([row], self.shards):
+                        # another process's server (Discord sends it none of its
+                        # interactions): that process drives it, this one never loads it
+                        log.warning("game %s in channel %s is on another process's shard "
+                                    "(%s here): not loaded", row.id, channel_id, self.shards)
+                        row = None
                     game = None if row is None else await self._load_row(row)
         if game is not None:
             game.used_at = self.clock.now()
@@ -693,6 +708,8 @@ class GameHost:
         for, as that person sees it (``LiveGame.key_for``)."""
         rules = game.rules
         async with game.lock:
+            if game.dropped:
+                raise HostError("changed_elsewhere")
             if game.status != "active":
                 raise HostError("not_started")
             if expected_seq is not None and game.seq != expected_seq:
@@ -753,18 +770,15 @@ class GameHost:
     async def _record(self, game: LiveGame, actor: str, action: dict, state_json: dict,
                       **kwargs) -> int:
         """Write one action and the state it led to (``Store.record_action``, at the game's
-        position); the new position. Refusals as one sentence: ``conflict`` (another process
-        wrote the game: the stored truth is taken) or ``storage_failed``."""
+        position); the new position. Refusals as one sentence: ``changed_elsewhere`` (another
+        process wrote the game first: this one lets go of its copy, see ``_drop``) or
+        ``storage_failed``."""
         try:
             new_seq = await self.store.record_action(
                 game.id, game.seq, actor, action, state_json, self.clock.now(), **kwargs)
-        except StaleWrite:
-            # another process wrote this game: take the stored truth and refuse
-            try:
-                await self._reload(game)
-            except (StoreError, CorruptState, ValueError, KeyError, TypeError) as exc:
-                log.error("game %s could not be reloaded: %s", game.id, exc)
-            raise HostError("conflict") from None
+        except StaleWrite as exc:
+            self._drop(game, exc)
+            raise HostError("changed_elsewhere") from None
         except StoreError as exc:
             log.error("game %s: action not saved: %s", game.id, exc)
             game.save_failures += 1
@@ -852,7 +866,7 @@ class GameHost:
         ``not_a_player``, ``seat_is_ai``, ``cannot_undo`` with ``reason`` (one of
         UNDO_REASONS; see :meth:`undo_refusal`; ``stale``: the button was for an earlier
         move of theirs; ``mismatch``: the log does not replay to the current state, logged),
-        ``conflict``, ``storage_failed``. Nothing changes then. The reader's sentence for
+        ``changed_elsewhere``, ``storage_failed``. Nothing changes then. The reader's sentence for
         ``cannot_undo`` is ``bot.undo.refused.<reason>`` (``bot.error.cannot_undo`` is the
         generic one)."""
         game = self._game(channel_id)
@@ -867,6 +881,8 @@ class GameHost:
             raise HostError("seat_is_ai")
         rules = game.rules
         async with game.lock:
+            if game.dropped:
+                raise HostError("changed_elsewhere")
             if game.status != "active":
                 raise HostError("not_started")
             reason = self.undo_refusal(game, seat)
@@ -947,16 +963,22 @@ class GameHost:
         else:
             self._set_deadline(lobby, seats, rules, state, seq)
 
-    async def _reload(self, game: LiveGame) -> None:
-        row = await self.store.get_game(game.id)
-        if row is None or row.status != "active":
-            game.status = row.status if row is not None else "cancelled"
-            self.games.pop(game.channel_id, None)
-            return
-        decoded = row.decoded()
-        game.state = game.rules.from_json(decoded.state)
-        game.lobby = decoded.lobby or game.lobby
-        game.seq = row.seq
+    def _drop(self, game: LiveGame, exc: StaleWrite) -> None:
+        """The store refused a commit because the game is no longer at this copy's position:
+        another process drove it (two processes given the same shard, or a game of another
+        shard's server used here). Nothing was written and the stored game stays the truth.
+        This process lets go of its copy and of its timers: it no longer drives the game
+        by itself, and the next use of the channel (``ensure_loaded``) reads the stored
+        game again. A commit already waiting on this copy's lock is refused the same way."""
+        self._cancel_timers(game)
+        if self.games.get(game.channel_id) is game:
+            del self.games[game.channel_id]
+        if not game.dropped:
+            game.dropped = True
+            log.warning("game %s in channel %s was changed by another process (this copy at "
+                        "position %s; stored: %s at %s): the copy in memory is dropped and "
+                        "its timers cancelled; the channel's next use reads it again",
+                        game.id, game.channel_id, exc.expected_seq, exc.status, exc.seq)
 
     async def _stored(self, write):
         """Await a store write; a failure of the database reaches the player as one sentence
@@ -1021,7 +1043,7 @@ class GameHost:
         Every delay here depends only on public facts (who is awaited, seat settings, the
         clock), never on anyone's hidden cards, except that the "playable" auto-pass acts only
         when the seat's own hand has nothing to play (the player's own choice)."""
-        if self._closed:
+        if self._closed or game.dropped:
             return
         self._cancel_timers(game)
         awaiting = game.awaiting()
@@ -1114,7 +1136,7 @@ class GameHost:
         task.add_done_callback(self._tasks.discard)
 
     async def _ai_step(self, game: LiveGame, seat: int, seq: int, timed_out: bool) -> None:
-        if game.status != "active" or game.seq != seq or seat not in game.awaiting():
+        if game.dropped or game.status != "active" or game.seq != seq or seat not in game.awaiting():
             return
         level = game.seats[seat].get("level", self._ai_level(game.lobby))
         state = game.state
@@ -1133,7 +1155,7 @@ class GameHost:
         if game.status != "active" or game.seq != seq:
             return
         for seat in game.awaiting():
-            if game.seq != seq:
+            if game.seq != seq or game.dropped:
                 return
             await self._ai_step(game, seat, seq, True)
             seq = game.seq

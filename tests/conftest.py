@@ -17,6 +17,7 @@ def make_config(tmp_path: Path, **games) -> dict:
         config = tomllib.load(f)
     config = copy.deepcopy(config)
     config["storage"]["database"] = str(tmp_path / "darwin.sqlite3")
+    config["discord"]["shard_count"] = 1  # SimCord runs a sharded bot with a known count
     config["games"].update({"ai_delay": 1.0, "turn_timer": 0}, **games)
     return config
 

@@ -1,0 +1,133 @@
+"""Undo on Discord for EVO and Random Mutations (Cubosaurs and Climate have theirs in
+test_discord_community.py and test_discord_climate.py): people play by the same commands,
+buttons and menus as in those games' Discord tests; a move that reveals nothing is answered
+with a private Undo button that takes it back, one that rolled a die, drew or turned a card is
+not, and /darwin undo says why."""
+
+from __future__ import annotations
+
+import json
+
+from engine.ai import ai_action
+from messages import t
+from tests import test_discord as evo
+from tests import test_discord_mutations as mutations
+from tests.conftest import flush
+from tests.test_discord import custom_ids, reply_text
+
+
+def recording(monkeypatch, host) -> list:
+    """Every outcome the host returns, in order (the cogs call ``host.act``)."""
+    outcomes: list = []
+    act = host.act
+
+    async def recorded(*args, **kwargs):
+        outcome = await act(*args, **kwargs)
+        outcomes.append(outcome)
+        return outcome
+
+    monkeypatch.setattr(host, "act", recorded)
+    return outcomes
+
+
+def undo_button(result):
+    """The private Undo button of a reply (None when the reply offers none)."""
+    for message in [result.response, *result.followups]:
+        if message is None:
+            continue
+        target = getattr(message, "message", None) or message
+        for cid in custom_ids(target):
+            if cid.startswith("dw:u:"):
+                return target, cid
+    return None
+
+
+def dump(game) -> str:
+    return json.dumps(game.rules.to_json(game.state), sort_keys=True)
+
+
+def revealing(outcome) -> str | None:
+    for ev in outcome.events:
+        if ev.get("die") is not None or ev["type"] == "climate":
+            return "die"
+        if ev["type"] == "card_drawn":
+            return "card"
+    return "card" if outcome.action["type"] == "develop" else None  # a Mutations card turned
+
+
+async def play_until_both(env, channel, game, users, outcomes, choose, perform):
+    """People play (each a human seat) until one move was taken back with its Undo button and
+    a die and a card were revealed by a person's move, refused by /darwin undo."""
+    seen: set[str] = set()
+    k = 0
+    while not {"undone", "die", "card"} <= seen:
+        assert game.status == "active" and k < 3000, seen
+        k += 1
+        seat = await evo.next_asked(env, game)
+        assert seat is not None, f"the game ended first: {seen}"
+        user = users[seat]
+        action = choose(game, seat)
+        before, count = dump(game), len(outcomes)
+        r = await perform(env, channel, user, game, seat, action, k)
+        assert len(outcomes) == count + 1, reply_text(r)
+        outcome = outcomes[-1]
+        offer = undo_button(r)
+        if outcome.undoable and offer and "undone" not in seen:
+            message, cid = offer
+            seq = game.seq
+            r2 = await user.click(message, custom_id=cid)
+            assert t("community.undo.done") in reply_text(r2)
+            assert game.seq == seq + 1 and dump(game) == before
+            seen.add("undone")
+            continue
+        kind = revealing(outcome)
+        if kind and outcome.seat == seat and game.status == "active":
+            assert not outcome.undoable and offer is None
+            seq = game.seq
+            r2 = await user.slash(channel, "darwin undo")
+            assert reply_text(r2) == t("bot.undo.refused.revealed")
+            assert game.seq == seq
+            seen.add(kind)
+    await flush(env)
+    return seen
+
+
+async def test_evo_undo_a_move_refuse_a_die_and_a_card(simcord_env, monkeypatch):
+    env = simcord_env
+    mutations.fix_seed(monkeypatch, 7)
+    guild = env.create_guild()
+    channel = guild.create_text_channel("evo")
+    people = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+    game = await evo.open_table(env, channel, people)
+    users = {game.seat_of(u.id): u for u in people}
+    outcomes = recording(monkeypatch, env.bot.host)
+
+    async def perform(env, channel, user, game, seat, action, k):
+        return await evo.perform(env, channel, user, game, seat, action, k)
+
+    seen = await play_until_both(env, channel, game, users, outcomes,
+                                 lambda g, s: ai_action(g.rules, g.state, s, "fast"),
+                                 perform)
+    assert seen == {"undone", "die", "card"}
+    undo_rows = [a for a in await env.bot.store.actions(game.id) if a.action["type"] == "undo"]
+    assert len(undo_rows) == 1  # recorded in the log, so replays stay exact
+
+
+async def test_mutations_undo_a_token_refuse_a_development_and_the_climate_dice(simcord_env,
+                                                                                 monkeypatch):
+    env = simcord_env
+    mutations.fix_seed(monkeypatch, 11)
+    guild = env.create_guild()
+    channel = guild.create_text_channel("mutations")
+    people = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+    game = await mutations.open_table(env, channel, people)
+    users = {game.seat_of(u.id): u for u in people}
+    outcomes = recording(monkeypatch, env.bot.host)
+    used: set[str] = set()
+
+    async def perform(env, channel, user, game, seat, action, k):
+        return await mutations.perform(env, channel, user, game, seat, action, k, used)
+
+    seen = await play_until_both(env, channel, game, users, outcomes,
+                                 lambda g, s: ai_action(g.rules, g.state, s, "fast"), perform)
+    assert seen == {"undone", "die", "card"}
