@@ -97,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ais", type=int, default=1, help="AI seats per game")
     parser.add_argument("--rate-limit-share", type=float, default=0.05,
                         help="share of REST calls answered 429 (callbacks excepted)")
+    parser.add_argument("--diagnose", action="store_true",
+                        help="the bots log garbage collections of 20 ms or more and event-loop "
+                             "stalls of 100 ms or more (in WORKDIR/bot-N.log)")
     parser.add_argument("--workdir", type=Path, help="databases, bot configs and logs "
                                                      "(default: a temporary folder)")
     args = parser.parse_args(argv)
@@ -113,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     cfg = LoadConfig(guilds=args.guilds, games=args.games, shards=args.shards,
                      processes=args.processes, db=args.db, rate=args.rate,
                      seconds=args.seconds, seed=args.seed, ais=args.ais,
-                     rate_limit_share=args.rate_limit_share, workdir=workdir)
+                     rate_limit_share=args.rate_limit_share, workdir=workdir,
+                     diagnose=args.diagnose)
     print(f"# workdir {workdir}", flush=True)
     started = time.monotonic()
     with contextlib.ExitStack() as stack:

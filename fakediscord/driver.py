@@ -19,6 +19,7 @@ equal the replay of its seed and action log (``host.replay.replay_state``).
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import os
 import random
@@ -57,6 +58,7 @@ class LoadConfig:
     log_level: str = "WARNING"
     settle_seconds: float = 20.0
     reconnect_after: float | None = None  # drop shard 0's socket then: the bot resumes
+    diagnose: bool = False  # the bots log long garbage collections and event-loop stalls
 
 
 def components(message: dict | None) -> list[dict]:
@@ -88,6 +90,7 @@ class Table:
     menu: Interaction | None = None  # the private Pass… menu, when one is open
     queued: bool = False
     ais_added: int = 0
+    live: bool = False  # its table has been posted
     sent_at: float = 0.0
     moves: list[tuple[Interaction, str, dict]] = field(default_factory=list)
     acked: list[dict] = field(default_factory=list)
@@ -109,6 +112,9 @@ class Driver:
         self.acked_ids: set[int] = set()
         self.all_started_at: float | None = None  # when the last game's Start was answered
         self.started = 0
+        self.kind_of: dict[int, tuple[Table, str]] = {}
+        self.lobby_done: set[int] = set()
+        self.refusals: dict[int, str] = {}
 
     # --- the world -----------------------------------------------------------------------------
 
@@ -137,6 +143,8 @@ class Driver:
             return
         ids = custom_ids(message)
         seq = self._table_seq(table, message)
+        if seq is not None:
+            table.live = True
         if seq is not None and seq > table.seq_done:
             self._clear(table)  # a new position: the person may act
         elif table.game_id is not None and f"dw:rm:{table.game_id}" in ids:
@@ -144,20 +152,35 @@ class Driver:
             table.pending = None
 
     def _on_response(self, record: Interaction) -> None:
-        table = self.by_channel.get(record.channel_id)
-        if table is None or table.pending is not record:
+        table, kind = self.kind_of.get(record.id, (None, ""))
+        if table is None:
             return
-        if table.pending_kind in ("new", "ai", "start"):
-            if table.pending_kind == "start":
+        refused = bool(record.ephemeral_texts) and not self._acked_text(record)
+        if kind in ("new", "ai", "start") and record.response_type is not None \
+                and record.id not in self.lobby_done:
+            self.lobby_done.add(record.id)
+            if kind == "new":  # answered privately; the lobby message is the sign it opened
+                refused = not any(LOBBY.match(c) for c in custom_ids(
+                    self.fake.last_message(table.channel_id, with_components=True)))
+            ok = record.response_type == 7 or (kind == "new" and not refused)
+            if not ok:
+                self.refusals[record.id] = (record.ephemeral_texts or ["?"])[-1]  # refused (the store failed...): the person tries that step again
+                table.stage = kind if kind != "new" else "new"
+                table.ais_added -= kind == "ai"
+            elif kind == "start":
                 self.started += 1
                 if self.started == len(self.tables):
                     self.all_started_at = time.monotonic()
-            self._clear(table)  # the lobby steps are answered in full by the callback
-        elif table.pending_kind == "menu" and any(
-                c.get("type") == 3 for c in components(record.original)):
+            if table.pending is record:
+                self._clear(table)
+            return
+        if table.pending is not record:
+            return
+        if kind == "menu" and any(c.get("type") == 3 for c in components(record.original)):
             table.menu = record
             self._clear(table)
-        elif record.ephemeral_texts and not self._acked_text(record):
+        elif refused:
+            self.refusals[record.id] = record.ephemeral_texts[-1]
             table.pending = None  # refused (a stale position...): the sweep looks again
             table.seq_done -= 1
         elif self._acked_text(record):
@@ -242,6 +265,7 @@ class Driver:
         record = await coro
         table.pending, table.pending_kind, table.sent_at = record, kind, time.monotonic()
         self.sent.append(record)
+        self.kind_of[record.id] = (table, kind)
         if action is not None:
             table.moves.append((record, "press" if press else "slash", action))
         return record
@@ -360,7 +384,7 @@ def start_bots(fake: FakeDiscord, cfg: LoadConfig) -> list[subprocess.Popen]:
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "fakediscord.launcher", "--api", fake.api_base,
              "--gateway", fake.gateway_url, "--config", str(path), "--log-level",
-             cfg.log_level], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+             cfg.log_level] + (["--diagnose"] if cfg.diagnose else []), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
     return procs
 
 
@@ -510,13 +534,14 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         pids = [p.pid for p in procs]
         rss_before = rss_mb(pids)
         calls_before = fake.call_count
+        calls_index = len(fake.calls)
         if cfg.reconnect_after is not None:
             async def drop() -> None:
                 await asyncio.sleep(cfg.reconnect_after)
                 await fake.drop_connection(0)
             background.append(asyncio.create_task(drop()))
         elapsed = await driver.play(cfg.seconds)
-        live = sum(1 for t in driver.tables if t.stage in ("play", "over"))
+        live = sum(1 for t in driver.tables if t.live)
         rss_after = rss_mb(pids)
         cpu = cpu_seconds(pids)
         await driver.settle(cfg.settle_seconds)
@@ -525,6 +550,9 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         codes = await stop_bots(procs)
         await fake.close()
     driver.classify()
+    from messages import t as catalogue
+
+    storage_failed = catalogue("bot.error.storage_failed", "en")
     t0 = driver.sent[0].sent_at if driver.sent else 0.0
     with open(cfg.workdir / "interactions.jsonl", "w") as f:  # one line each, for analysis
         for r in driver.sent:
@@ -564,6 +592,8 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         "load.games_over": sum(1 for t in driver.tables if t.stage == "over"),
         "load.moves_acked": acked,
         "load.unanswered": len(driver.sent) - len(answered),
+        "load.refused": len(driver.refusals),
+        "load.storage_failed": sum(1 for x in driver.refusals.values() if storage_failed in x),
         "load.rate_limited": limits["rate_limited"],
         "load.not_retried": len(limits["not_retried"]),
         "load.lost": len(checks["lost"]),
@@ -586,7 +616,16 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         unit = next((u for k, u in units.items() if name.endswith(k)), "")
         shown = f"{value:.2f}" if isinstance(value, float) else str(value)
         out(f"{name} {shown} {unit}".rstrip())
-    report["details"] = {"lost": checks["lost"][:10], "not_exact": checks["not_exact"][:10],
+    kinds: dict[str, int] = {}
+    for call in fake.calls[calls_index:]:
+        parts = [p if not p.isdigit() else "{id}" for p in call.path.strip("/").split("/")]
+        if parts[0] in ("interactions", "webhooks"):
+            parts[2] = "{token}"
+        key = f"{call.method} /{'/'.join(parts)}" + (" 429" if call.status == 429 else "")
+        kinds[key] = kinds.get(key, 0) + 1
+    report["details"] = {
+        "refusals": collections.Counter(x[:70] for x in driver.refusals.values()).most_common(5),
+        "calls_by_route": dict(sorted(kinds.items(), key=lambda kv: -kv[1])),"lost": checks["lost"][:10], "not_exact": checks["not_exact"][:10],
                          "not_retried": limits["not_retried"][:10],
                          "unhandled": sorted(set(fake.unhandled))[:10],
                          "moves_stored": checks["moves_stored"]}

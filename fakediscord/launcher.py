@@ -64,8 +64,42 @@ def adapt_shards(bot, config: dict) -> None:
     bot._connection.shard_count = int(count)
 
 
-async def run(config: dict) -> None:
+def watch_gc() -> None:
+    """Log every garbage collection of 20 ms or more (generation, time, objects collected)."""
+    import gc
+    import time
+
+    log = logging.getLogger("fakediscord.diagnose")
+    started: dict[int, float] = {}
+
+    def callback(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[info["generation"]] = time.perf_counter()
+            return
+        ms = (time.perf_counter() - started.pop(info["generation"], time.perf_counter())) * 1000
+        if ms >= 20:
+            log.warning("gc generation %d: %.0f ms (%d collected, %d objects tracked)",
+                        info["generation"], ms, info["collected"], len(gc.get_objects()))
+
+    gc.callbacks.append(callback)
+
+
+async def watch_loop(period: float = 0.05, threshold: float = 0.1) -> None:
+    """Log every moment the event loop was late by ``threshold`` seconds or more."""
+    log = logging.getLogger("fakediscord.diagnose")
+    loop = asyncio.get_running_loop()
+    while True:
+        before = loop.time()
+        await asyncio.sleep(period)
+        late = loop.time() - before - period
+        if late >= threshold:
+            log.warning("event loop stalled %.0f ms", late * 1000)
+
+
+async def run(config: dict, diagnose: bool = False) -> None:
     from cogs.bot import DarwinBot
+
+    watcher = asyncio.create_task(watch_loop()) if diagnose else None
 
     bot = DarwinBot(config)
     adapt_shards(bot, config)
@@ -81,6 +115,8 @@ async def run(config: dict) -> None:
             runner.result()  # a failure to start is the process's failure
         await bot.close()
         runner.cancel()
+        if watcher is not None:
+            watcher.cancel()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gateway", required=True, help="the fake's gateway (ws://…)")
     parser.add_argument("--config", required=True, type=Path, help="the bot's config (JSON)")
     parser.add_argument("--log-level", default="WARNING")
+    parser.add_argument("--diagnose", action="store_true",
+                        help="log garbage collections of 20 ms or more and event-loop stalls")
     args = parser.parse_args(argv)
     for url in (args.api, args.gateway):
         host = url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
@@ -103,7 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("discord.http").setLevel(logging.ERROR)  # 429s: the fake counts them
     logging.getLogger("discord.webhook.async_").setLevel(logging.ERROR)
     point_at(args.api, args.gateway)
-    asyncio.run(run(config))
+    if args.diagnose:
+        watch_gc()
+    asyncio.run(run(config, args.diagnose))
     return 0
 
 
