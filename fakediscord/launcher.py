@@ -78,8 +78,8 @@ def watch_gc() -> None:
             return
         ms = (time.perf_counter() - started.pop(info["generation"], time.perf_counter())) * 1000
         if ms >= 20:
-            log.warning("gc generation %d: %.0f ms (%d collected, %d objects tracked)",
-                        info["generation"], ms, info["collected"], len(gc.get_objects()))
+            log.warning("gc generation %d: %.0f ms (%d collected)", info["generation"], ms,
+                        info["collected"])
 
     gc.callbacks.append(callback)
 
