@@ -1,0 +1,151 @@
+"""Run the unmodified Darwin bot against a fake Discord (one OS process).
+
+    python -m fakediscord.launcher --api http://127.0.0.1:PORT/api/v10 \\
+        --gateway ws://127.0.0.1:PORT/gateway/ --config CONFIG.json
+
+The configuration is Darwin's (the dict ``bot.load_config`` makes); the launcher only points
+discord.py's REST base (``discord.http.Route.BASE``) and gateway
+(``DiscordWebSocket.DEFAULT_GATEWAY``) at the fake and runs ``cogs.bot.DarwinBot`` with the
+token ``fake``. Shards: ``[discord] shard_count`` and ``shard_ids`` are in the configuration
+and in ``DARWIN_SHARD_COUNT``/``DARWIN_SHARD_IDS``; a bot that is not an
+``AutoShardedClient`` yet is given its one shard here (two attributes), and refuses several.
+The database: ``[storage] database_url`` / ``DATABASE_URL`` when it is PostgreSQL. SIGTERM
+closes the bot cleanly (timers stopped, the table's writes drained, the store closed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def apply_environment(config: dict) -> None:
+    """The interfaces being built elsewhere read these variables: set them from the config."""
+    discord_cfg = config.get("discord", {})
+    if discord_cfg.get("shard_count") is not None:
+        os.environ["DARWIN_SHARD_COUNT"] = str(discord_cfg["shard_count"])
+    if discord_cfg.get("shard_ids") is not None:
+        os.environ["DARWIN_SHARD_IDS"] = ",".join(str(i) for i in discord_cfg["shard_ids"])
+    url = config.get("storage", {}).get("database_url")
+    if url:
+        os.environ["DATABASE_URL"] = url
+
+
+def point_at(api: str, gateway: str) -> None:
+    import discord.http
+    import yarl
+    from discord.gateway import DiscordWebSocket
+
+    discord.http.Route.BASE = api.rstrip("/")
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+
+def adapt_shards(bot, config: dict) -> None:
+    """A bot that is not auto-sharded yet runs one given shard (or all, when unsharded)."""
+    import discord
+
+    count = config.get("discord", {}).get("shard_count")
+    ids = config.get("discord", {}).get("shard_ids")
+    if count is None or isinstance(bot, discord.AutoShardedClient):
+        return
+    ids = list(ids if ids is not None else range(int(count)))
+    if len(ids) != 1:
+        raise SystemExit(f"DarwinBot is not an AutoShardedBot here: one shard per process, "
+                         f"not {ids} (use --processes equal to --shards)")
+    bot.shard_id, bot.shard_count = ids[0], int(count)
+    bot._connection.shard_count = int(count)
+
+
+def watch_gc() -> None:
+    """Log every garbage collection of 20 ms or more (generation, time, objects collected)."""
+    import gc
+    import time
+
+    log = logging.getLogger("fakediscord.diagnose")
+    started: dict[int, float] = {}
+
+    def callback(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[info["generation"]] = time.perf_counter()
+            return
+        ms = (time.perf_counter() - started.pop(info["generation"], time.perf_counter())) * 1000
+        if ms >= 20:
+            log.warning("gc generation %d: %.0f ms (%d collected)", info["generation"], ms,
+                        info["collected"])
+
+    gc.callbacks.append(callback)
+
+
+async def watch_loop(period: float = 0.05, threshold: float = 0.1) -> None:
+    """Log every moment the event loop was late by ``threshold`` seconds or more."""
+    log = logging.getLogger("fakediscord.diagnose")
+    loop = asyncio.get_running_loop()
+    while True:
+        before = loop.time()
+        await asyncio.sleep(period)
+        late = loop.time() - before - period
+        if late >= threshold:
+            log.warning("event loop stalled %.0f ms", late * 1000)
+
+
+async def run(config: dict, diagnose: bool = False) -> None:
+    from cogs.bot import DarwinBot
+
+    watcher = asyncio.create_task(watch_loop()) if diagnose else None
+
+    bot = DarwinBot(config)
+    adapt_shards(bot, config)
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stopping.set)
+    async with bot:
+        runner = asyncio.create_task(bot.start("fake"))
+        stopper = asyncio.create_task(stopping.wait())
+        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if runner in done:
+            runner.result()  # a failure to start is the process's failure
+        await bot.close()
+        runner.cancel()
+        if watcher is not None:
+            watcher.cancel()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--api", required=True, help="the fake's REST base (…/api/v10)")
+    parser.add_argument("--gateway", required=True, help="the fake's gateway (ws://…)")
+    parser.add_argument("--config", required=True, type=Path, help="the bot's config (JSON)")
+    parser.add_argument("--log-level", default="WARNING")
+    parser.add_argument("--diagnose", action="store_true",
+                        help="log garbage collections of 20 ms or more and event-loop stalls")
+    args = parser.parse_args(argv)
+    for url in (args.api, args.gateway):
+        host = url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
+        if host not in ("127.0.0.1", "localhost", "[::1]"):
+            print(f"refusing a non-loopback address: {url}", file=sys.stderr)
+            return 2
+    sys.path.insert(0, str(ROOT))
+    config = json.loads(args.config.read_text())
+    apply_environment(config)
+    logging.basicConfig(level=args.log_level, stream=sys.stderr,
+                        format="%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.http").setLevel(logging.ERROR)  # 429s: the fake counts them
+    logging.getLogger("discord.webhook.async_").setLevel(logging.ERROR)
+    point_at(args.api, args.gateway)
+    if args.diagnose:
+        watch_gc()
+    asyncio.run(run(config, args.diagnose))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
