@@ -39,6 +39,24 @@ from messages import describe, t
 MAX_CHOICES = 25
 
 
+ANSWER_WITHIN = 2.0  # seconds before a slow move's interaction is deferred (Discord: 3 s)
+
+
+async def answered_in_time(interaction: discord.Interaction, work, *, thinking: bool = False):
+    """Await ``work`` (a host call); if it has not finished within ANSWER_WITHIN seconds, the
+    interaction is deferred first (privately "thinking" for a command, silently for a press),
+    so that its answer may come later. A quick move is answered in one call to Discord instead
+    of an acknowledgement and a followup."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+    if not done and not interaction.response.is_done():
+        if thinking:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+    return await task
+
+
 @app_commands.guild_only()
 class GameCog(commands.GroupCog):
     kind: str = ""
@@ -102,27 +120,30 @@ class GameCog(commands.GroupCog):
         return out[:MAX_CHOICES]
 
     async def _do(self, interaction: discord.Interaction, action: dict) -> None:
-        """Slash-command path: acknowledge at once, apply, then confirm or explain. The
-        confirmation carries a private Undo button while the move may be taken back."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        """Slash-command path: apply, then confirm or explain in the interaction's first answer
+        (one call to Discord; deferred first only if the move takes long). The confirmation
+        carries a private Undo button while the move may be taken back."""
         lang = reader_lang(interaction)
         game = self.host.game_in(interaction.channel_id)
         try:
             game = self._game(interaction)
-            outcome = await self.host.act(interaction.channel_id, interaction.user.id, action)
+            outcome = await answered_in_time(
+                interaction, self.host.act(interaction.channel_id, interaction.user.id, action),
+                thinking=True)
         except (HostError, IllegalAction) as exc:
-            await interaction.followup.send(refusal(exc, lang, game), ephemeral=True)
+            await send_ephemeral(interaction, refusal(exc, lang, game))
             return
         undo = undo_offer(self.bot, game, interaction.user.id, outcome.seq, lang)
         if undo is None:
-            await interaction.followup.send(t("bot.ok", lang), ephemeral=True)
+            await send_ephemeral(interaction, t("bot.ok", lang))
         else:
-            await interaction.followup.send(t("community.undo.offer", lang), view=undo,
-                                            ephemeral=True)
+            await send_ephemeral(interaction, t("community.undo.offer", lang), view=undo)
 
     async def press(self, interaction: discord.Interaction, game_id: int, seq: int | None,
                     action: dict, seat: int | None = None) -> None:
-        """Button/menu path: the press applies only at the position it was drawn for."""
+        """Button/menu path: the press applies only at the position it was drawn for. It is
+        answered by the table itself (an acknowledgement), or privately in the first answer
+        when there is something to say (a refusal, the Undo offer)."""
         from cogs.table import refuse_stale
 
         lang = reader_lang(interaction)
@@ -132,27 +153,28 @@ class GameCog(commands.GroupCog):
                 and seq != game.key_for(game.seat_of(interaction.user.id)):
             await refuse_stale(interaction, game, lang)
             return
-        await interaction.response.defer()
         try:
             if game is None or game.id != game_id:
                 raise HostError("stale_game")
             if seat is not None and game.seat_of(interaction.user.id) not in (seat, None):
                 raise IllegalAction("not_your_turn", player=game.seat_of(interaction.user.id),
                                     waiting=[seat])
-            outcome = await self.host.act(interaction.channel_id, interaction.user.id, action,
-                                          game_id=game_id, expected_key=seq)
+            outcome = await answered_in_time(
+                interaction, self.host.act(interaction.channel_id, interaction.user.id, action,
+                                           game_id=game_id, expected_key=seq))
         except (HostError, IllegalAction) as exc:
             if isinstance(exc, HostError) and exc.code == "stale_game" and game is not None \
                     and self.host.game_in(interaction.channel_id) is game:
                 await refuse_stale(interaction, game, lang)
                 return
-            await interaction.followup.send(refusal(exc, lang, game), ephemeral=True)
+            await send_ephemeral(interaction, refusal(exc, lang, game))
             return
         # a press is answered by the table itself; privately only while it may be taken back
         undo = undo_offer(self.bot, game, interaction.user.id, outcome.seq, lang)
         if undo is not None:
-            await interaction.followup.send(t("community.undo.offer", lang), view=undo,
-                                            ephemeral=True)
+            await send_ephemeral(interaction, t("community.undo.offer", lang), view=undo)
+        elif not interaction.response.is_done():
+            await interaction.response.defer()
 
     @asynccontextmanager
     async def refusing(self, interaction: discord.Interaction):

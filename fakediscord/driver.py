@@ -318,9 +318,10 @@ class Driver:
         for table in self.tables:
             table.acked = []
             for record, how, action in table.moves:
-                if how == "press":
-                    ok = record.response_type == 6 and not any(
-                        not self._undo_offer(m) for m in record.followups)
+                if how == "press":  # answered by the table, or privately with Undo only
+                    ok = (record.response_type == 6 or (
+                        record.response_type == 4 and self._undo_offer(record.original or {}))
+                    ) and all(self._undo_offer(m) for m in record.followups)
                 else:
                     ok = self._acked_text(record)
                 if ok:

@@ -301,7 +301,8 @@ async def test_undo_button_and_command(simcord_env):
     r = await choose_privately(user, r, f"dw:s:{game.id}:{game.seq}:{seat}:pass", card_label(card))
     assert told(r) == t("community.undo.offer")
     seq, before = game.seq, game.rules.to_json(game.state)
-    r2 = await user.click(r.followups[-1], label=t("bot.undo.button"))
+    offer = r.followups[-1] if r.followups else r.response.message
+    r2 = await user.click(offer, label=t("bot.undo.button"))
     assert reply_text(r2) == t("community.undo.done")
     assert game.seq == seq + 1 and game.awaiting() == [seat]
     await flush(env)

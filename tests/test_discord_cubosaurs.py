@@ -89,12 +89,13 @@ async def perform(env, channel, user, game, seat, action, k, used):
     if kind == "buy":
         if k % 2:
             used.add("buy button")
+            menu = f"dw:s:{game.id}:{game.seq}:{seat}:{action['tile']}"
             r = await user.click(msg, custom_id=f"dw:c:{game.id}:{game.seq}:{seat}:{action['tile']}")
-            if not r.ephemeral:
+            if r.response is None or not r.ephemeral \
+                    or not select_options(r.response.message, menu):
                 return r  # a tile with one way to use it is bought at once
             used.add("buy menu")
-            return await choose_privately(user, r, f"dw:s:{game.id}:{game.seq}:{seat}:{action['tile']}",
-                                          buy_label(action, game.names(), "en"))
+            return await choose_privately(user, r, menu, buy_label(action, game.names(), "en"))
         used.add("buy command")
         return await user.slash(channel, "cubosaurs buy", tile=encode(action))
     if kind == "take_token":

@@ -26,13 +26,12 @@ async def test_a_small_load_over_sockets(tmp_path):
     # every interaction was answered by the bot (its callback reached the fake)
     assert report["load.interactions"] > 20
     assert report["load.unanswered"] == 0
-    # 429s were answered, retried by discord.py and succeeded in the end; interactions whose
-    # followups were rate limited were still acknowledged
+    # 429s (channel messages, webhooks) were answered, retried by discord.py and succeeded in
+    # the end; an interaction whose followup was rate limited still got it (quick moves are
+    # answered in the interaction's callback, which is not rate limited, so there may be none)
     assert report["load.rate_limited"] >= 4
     assert report["load.not_retried"] == 0
-    assert report["load.rate_limited_interactions"] >= 2
     assert report["load.rate_limited_delivered"] == report["load.rate_limited_interactions"]
-    assert report["load.rate_limited_acked"] >= 1
     # moves were made, and every acknowledged move is stored (each person's stored moves are
     # exactly the acknowledged ones); each stored state is the replay of its log
     assert report["load.moves_acked"] >= 8
