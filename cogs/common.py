@@ -82,6 +82,14 @@ def refusal(exc: Exception, lang: str = "en", game=None) -> str:
     return t("bot.error_generic", lang)
 
 
+def unkept(view: discord.ui.View) -> discord.ui.View:
+    """A view of DynamicItems, stopped before it is sent: discord.py then does not keep it.
+    Its items are found again by their custom id (also after a restart); kept, a private
+    message's view would listen, with its timer, for 15 minutes."""
+    view.stop()
+    return view
+
+
 async def send_ephemeral(interaction: discord.Interaction, content: str | None = None,
                          **kwargs) -> None:
     """Answer privately, whether or not the interaction was already acknowledged."""

@@ -24,6 +24,7 @@ from cogs.common import (
     safe_name,
     send_ephemeral,
     table_lang,
+    unkept,
 )
 from cogs.translator import lookup
 from engine import game_kinds
@@ -139,7 +140,7 @@ def history_view(games: list[records.PastGame], lang: str) -> discord.ui.View | 
     view = discord.ui.View(timeout=None)
     for g in games[:10]:
         view.add_item(ReplayButton(g.id, lang))
-    return view
+    return unkept(view)
 
 
 # --- the end of a game ------------------------------------------------------------------------
@@ -173,7 +174,7 @@ def final_view(game: LiveGame, lang: str, rematch: bool = True) -> discord.ui.Vi
     if rematch:
         view.add_item(RematchButton(game.id, lang))
     view.add_item(ReplayButton(game.id, lang))
-    return view
+    return unkept(view)
 
 
 async def rematch(interaction: discord.Interaction, game_id: int) -> None:
@@ -332,10 +333,7 @@ def undo_offer(bot, game: LiveGame | None, user_id, seq: int | None,
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(UndoButton(game.id, seq, lang))
-    # The button is a DynamicItem, found again by its custom id: a stopped view is sent
-    # but not kept (discord.py would keep an ephemeral message's view listening 15 min).
-    view.stop()
-    return view
+    return unkept(view)
 
 
 async def undo_command(interaction: discord.Interaction) -> None:

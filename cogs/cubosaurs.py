@@ -11,6 +11,7 @@ from cogs.common import (
     quiet_autocomplete,
     reader_lang,
     send_ephemeral,
+    unkept,
 )
 from cogs.game import MAX_CHOICES, GameCog
 from cogs.table import ActButton, ActSelect
@@ -148,7 +149,8 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
             view.add_item(ActSelect(game.id, seq, seat, options, placeholder, tag=what))
             more = t("cubosaurs.bot.more_choices", lang, count=len(choices)) \
                 if len(choices) > MAX_CHOICES else ""
-            await send_ephemeral(interaction, (placeholder + "\n" + more).strip(), view=view)
+            await send_ephemeral(interaction, (placeholder + "\n" + more).strip(),
+                                 view=unkept(view))
 
     def status_lines(self, game: LiveGame, v: dict, lang: str) -> list[str]:
         lines = [t("cubosaurs.bot.status_title", lang, round=v["round"], rounds=v["rounds"],

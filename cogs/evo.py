@@ -12,6 +12,7 @@ from cogs.common import (
     reader_lang,
     refusal,
     send_ephemeral,
+    unkept,
 )
 from cogs.game import MAX_CHOICES, GameCog
 from cogs.table import ActButton, ActSelect, HandButton
@@ -321,7 +322,8 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         if hand:
             embed.set_footer(text=t("bot.hand_playable" if plays else "bot.hand_none_playable",
                                     lang))
-        await send_ephemeral(interaction, embed=embed, view=buttons if plays else discord.utils.MISSING)
+        await send_ephemeral(interaction, embed=embed,
+                             view=unkept(buttons) if plays else discord.utils.MISSING)
 
     @app_commands.command(name="rules", description="Read a rule: a phase, a gene or a card")
     @app_commands.describe(topic="phase, gene or card")

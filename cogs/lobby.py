@@ -16,6 +16,7 @@ from cogs.common import (
     send_ephemeral,
     server_lang,
     table_lang,
+    unkept,
 )
 from engine import IllegalAction
 from host import HostError, LiveGame
@@ -68,7 +69,7 @@ def lobby_view(game: LiveGame, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave", "ai", "start", "cancel"):
         view.add_item(LobbyButton(game.id, verb, lang))
-    return view
+    return unkept(view)
 
 
 class Lobby(commands.Cog):

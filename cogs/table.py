@@ -45,6 +45,7 @@ from cogs.common import (
     send_ephemeral,
     server_lang,
     table_lang,
+    unkept,
 )
 from cogs.community import ending_lines, final_view
 from host import HostError, LiveGame, Outcome
@@ -235,7 +236,7 @@ def table_view(bot, game: LiveGame, lang: str) -> discord.ui.View | None:
             continue
         seen.add(cid)
         view.add_item(item)
-    return view if view.children else None
+    return unkept(view) if view.children else None
 
 
 # --- what the table says ------------------------------------------------------------------
