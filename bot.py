@@ -92,6 +92,7 @@ def run_bot(config: dict) -> int:
     from cogs.bot import DarwinBot  # imported late: the demo must not need discord.py
 
     bot = DarwinBot(config)
+    bot.freeze_after_start = True
     try:
         bot.run(token, log_handler=None)
     except StoreError as exc:  # the database cannot be used: say so in one sentence

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
@@ -29,6 +30,8 @@ class DarwinBot(commands.AutoShardedBot):
     Sharded: ``[discord] shard_count`` (None: Discord's recommended count) and ``shard_ids``
     (None: every shard) say which shards this process runs (``host.shards.shard_plan``;
     ShardConfigError when they cannot be used); its host loads only their servers' games."""
+
+    freeze_after_start = False  # bot.py sets it for a real process (tests make many bots)
 
     def __init__(self, config: dict, *, store=None, clock=None, sync_on_start: bool = True) -> None:
         self.shard_plan = shard_plan(config["discord"])
@@ -66,6 +69,10 @@ class DarwinBot(commands.AutoShardedBot):
         await self.host.start()
         if self.sync_on_start and self.syncs_commands:
             await self.sync_commands()
+        if self.freeze_after_start:
+            # what exists now (modules, catalogues, fonts, engine data, the resumed games)
+            # lives as long as the process: the garbage collector's full passes skip it
+            gc.freeze()
 
     @property
     def syncs_commands(self) -> bool:

@@ -102,6 +102,7 @@ async def run(config: dict, diagnose: bool = False) -> None:
     watcher = asyncio.create_task(watch_loop()) if diagnose else None
 
     bot = DarwinBot(config)
+    bot.freeze_after_start = True  # as bot.py runs it
     adapt_shards(bot, config)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
