@@ -665,10 +665,10 @@ class GameHost:
 
     # --- play -------------------------------------------------------------------------------
 
-    async def act(self, channel_id, user_id, action: dict, *, game_id: int | None = None,
-                  expected_key: int | None = None) -> Outcome:
-        """Apply a player's action. Raises HostError or IllegalAction; nothing changes then.
-        ``expected_key``: the position a button was drawn for (``LiveGame.key_for``)."""
+    def _playing_seat(self, channel_id, user_id, game_id: int | None) -> tuple[LiveGame, int]:
+        """The channel's running game (``game_id``'s, when given) and the person's seat in it;
+        HostError ``no_game``, ``stale_game``, ``not_started``, ``not_a_player`` or
+        ``seat_is_ai`` otherwise."""
         game = self._game(channel_id)
         if game_id is not None and game.id != game_id:
             raise HostError("stale_game")
@@ -679,6 +679,13 @@ class GameHost:
             raise HostError("not_a_player")
         if game.seats[seat].get("ai"):
             raise HostError("seat_is_ai")
+        return game, seat
+
+    async def act(self, channel_id, user_id, action: dict, *, game_id: int | None = None,
+                  expected_key: int | None = None) -> Outcome:
+        """Apply a player's action. Raises HostError or IllegalAction; nothing changes then.
+        ``expected_key``: the position a button was drawn for (``LiveGame.key_for``)."""
+        game, seat = self._playing_seat(channel_id, user_id, game_id)
         return await self._commit(game, seat, action, expected_key=expected_key)
 
     async def leave_game(self, channel_id, user_id) -> LiveGame:
@@ -869,16 +876,7 @@ class GameHost:
         ``changed_elsewhere``, ``storage_failed``. Nothing changes then. The reader's sentence for
         ``cannot_undo`` is ``bot.undo.refused.<reason>`` (``bot.error.cannot_undo`` is the
         generic one)."""
-        game = self._game(channel_id)
-        if game_id is not None and game.id != game_id:
-            raise HostError("stale_game")
-        if game.status != "active":
-            raise HostError("not_started")
-        seat = game.seat_of(user_id)
-        if seat is None:
-            raise HostError("not_a_player")
-        if game.seats[seat].get("ai"):
-            raise HostError("seat_is_ai")
+        game, seat = self._playing_seat(channel_id, user_id, game_id)
         rules = game.rules
         async with game.lock:
             if game.dropped:

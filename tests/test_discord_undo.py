@@ -55,7 +55,7 @@ def revealing(outcome) -> str | None:
     return "card" if outcome.action["type"] == "develop" else None  # a Mutations card turned
 
 
-async def play_until_both(env, channel, game, users, outcomes, choose, perform):
+async def play_until_both(env, channel, game, users, outcomes, perform):
     """People play (each a human seat) until one move was taken back with its Undo button and
     a die and a card were revealed by a person's move, refused by /darwin undo."""
     seen: set[str] = set()
@@ -66,7 +66,7 @@ async def play_until_both(env, channel, game, users, outcomes, choose, perform):
         seat = await evo.next_asked(env, game)
         assert seat is not None, f"the game ended first: {seen}"
         user = users[seat]
-        action = choose(game, seat)
+        action = ai_action(game.rules, game.state, seat, "fast")
         before, count = dump(game), len(outcomes)
         r = await perform(env, channel, user, game, seat, action, k)
         assert len(outcomes) == count + 1, reply_text(r)
@@ -92,22 +92,27 @@ async def play_until_both(env, channel, game, users, outcomes, choose, perform):
     return seen
 
 
+async def table_of_three(env, monkeypatch, kind: str, seed: int, open_table):
+    """Ann, Bob and Cy at a started table of ``kind`` (seeded); who sits where, and the
+    host's outcomes recorded from now on."""
+    mutations.fix_seed(monkeypatch, seed)
+    guild = env.create_guild()
+    channel = guild.create_text_channel(kind)
+    people = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+    game = await open_table(env, channel, people)
+    users = {game.seat_of(u.id): u for u in people}
+    return channel, game, users, recording(monkeypatch, env.bot.host)
+
+
 async def test_evo_undo_a_move_refuse_a_die_and_a_card(simcord_env, monkeypatch):
     env = simcord_env
-    mutations.fix_seed(monkeypatch, 7)
-    guild = env.create_guild()
-    channel = guild.create_text_channel("evo")
-    people = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
-    game = await evo.open_table(env, channel, people)
-    users = {game.seat_of(u.id): u for u in people}
-    outcomes = recording(monkeypatch, env.bot.host)
+    channel, game, users, outcomes = await table_of_three(env, monkeypatch, "evo", 7,
+                                                          evo.open_table)
 
     async def perform(env, channel, user, game, seat, action, k):
         return await evo.perform(env, channel, user, game, seat, action, k)
 
-    seen = await play_until_both(env, channel, game, users, outcomes,
-                                 lambda g, s: ai_action(g.rules, g.state, s, "fast"),
-                                 perform)
+    seen = await play_until_both(env, channel, game, users, outcomes, perform)
     assert seen == {"undone", "die", "card"}
     undo_rows = [a for a in await env.bot.store.actions(game.id) if a.action["type"] == "undo"]
     assert len(undo_rows) == 1  # recorded in the log, so replays stay exact
@@ -116,18 +121,12 @@ async def test_evo_undo_a_move_refuse_a_die_and_a_card(simcord_env, monkeypatch)
 async def test_mutations_undo_a_token_refuse_a_development_and_the_climate_dice(simcord_env,
                                                                                  monkeypatch):
     env = simcord_env
-    mutations.fix_seed(monkeypatch, 11)
-    guild = env.create_guild()
-    channel = guild.create_text_channel("mutations")
-    people = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
-    game = await mutations.open_table(env, channel, people)
-    users = {game.seat_of(u.id): u for u in people}
-    outcomes = recording(monkeypatch, env.bot.host)
+    channel, game, users, outcomes = await table_of_three(env, monkeypatch, "mutations", 11,
+                                                          mutations.open_table)
     used: set[str] = set()
 
     async def perform(env, channel, user, game, seat, action, k):
         return await mutations.perform(env, channel, user, game, seat, action, k, used)
 
-    seen = await play_until_both(env, channel, game, users, outcomes,
-                                 lambda g, s: ai_action(g.rules, g.state, s, "fast"), perform)
+    seen = await play_until_both(env, channel, game, users, outcomes, perform)
     assert seen == {"undone", "die", "card"}

@@ -715,50 +715,26 @@ class StrongPolicy(FastPolicy):
 
     # --- feeding ---------------------------------------------------------------------------
     def feed(self, view: dict, me: int, a: dict) -> float:
+        """FastPolicy's feeding, with Nocturnal first and Intelligence's own reading."""
         kind = a["type"]
-        if kind == "pass":
-            return 0.0
-        species = _species(view)
-        if kind == "attack":
-            q, ti, tgt = species[a["target"]]
-            _, _, att = species[a["species"]]
-            traits = set(_traits(tgt)) - {a.get("ignore")}
-            negated = {g["trait"] for g in view["negated"] if g["species"] == att["id"]}
-            traits -= negated
-            meat = min(tgt["body"], att["pop"] - att["food"])
-            v = 6.0 + meat
-            if "horns" in traits:
-                v -= 2.5 if att["pop"] > 1 else 8.0
-            if "discard" in a:
-                v -= 1.0
-            if q == me:
-                v -= 5.0
-            elif tgt["pop"] == 1:
-                v += 1.0 + 0.3 * len(tgt["traits"])  # an extinction: their traits go too
-            return v
         if kind == "feed":
-            _, i, sp = species[a["species"]]
-            tr = _traits(sp)
-            v = 5.0 + (1.0 if "foraging" in tr else 0) + (0.8 if "cooperation" in tr else 0)
-            if not sp["hungry"]:
-                v = 2.0 if sp["food"] < sp["pop"] else 1.5  # Hibernation's room, or fat
-            elif "nocturnal" in tr and sp["id"] not in view["night"]:
-                v += 2.0  # first: Nocturnal's feeding is free when no carnivore could eat it
-            return v + 0.1 * (sp["pop"] - sp["food"])
+            sp = _species(view)[a["species"]][2]
+            first = sp["hungry"] and "nocturnal" in _traits(sp) \
+                and sp["id"] not in view["night"]
+            # Nocturnal's feeding is free when no carnivore could eat it
+            return super().feed(view, me, a) + (2.0 if first else 0.0)
         if kind == "intelligence":
             # 2 plants from the bank for a card, once the Watering Hole is empty: for the
             # hungry, for 2 of room, or for anything in the last round (cards are worth
             # nothing after it)
-            _, _, sp = species[a["species"]]
+            sp = _species(view)[a["species"]][2]
             room = sp["pop"] - sp["food"]
             if "fat_tissue" in _traits(sp):
                 room += sp["body"] - sp["fat"]
             if room <= 0 or view["watering_hole"] > 0:
                 return -1.0
             return 4.0 if view["last"] or room >= 2 or sp["hungry"] else -1.0
-        if kind == "negate":
-            return -2.0
-        return 0.0
+        return super().feed(view, me, a)
 
     def decide(self, view: dict, legal: list[dict], seed: int) -> tuple[dict, int]:
         """The action, and the work it took (imagined rounds, at most ``max_work``)."""
