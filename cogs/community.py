@@ -209,8 +209,6 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *,
     """Draw a finished game of this channel as an animated GIF and send it (saying so when
     the replay did not reproduce the stored final position exactly). A game that is not
     this channel's or not over is refused privately before anything is drawn."""
-    from host.replay import replay_gif
-
     bot = interaction.client
     lang = reader_lang(interaction)
     error: HostError | None = None
@@ -231,7 +229,7 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *,
         return
     await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     try:
-        replay = await replay_gif(bot.host.store, int(game_id), lang)
+        replay = await bot.host.replay(int(game_id), lang)
     except HostError as exc:
         await interaction.followup.send(refusal(exc, lang), ephemeral=True)
         return

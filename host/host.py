@@ -26,7 +26,7 @@ from engine.core import undoable as engine_undoable
 from host.checks import CorruptLobby, check_lobby
 from host.errors import HostError
 from host.ratings import match_of
-from host.replay import ReplayError, replay_state, seat_actions
+from host.replay import Replay, ReplayCache, ReplayError, replay_state, seat_actions
 from host.settings import ServerSettings, check_setting
 from host.shards import Shards, owned
 from store import ChannelBusy, CorruptRow, RematchTaken, StaleWrite, StoreError
@@ -262,6 +262,7 @@ class GameHost:
         servers on them are loaded, at start and on use. None: every game (one process)."""
         self.store = store
         self.shards = shards
+        self.replays = ReplayCache()  # finished games' GIFs, drawn once per language
         self.clock = clock or RealClock()
         self.ai_delay = ai_delay
         self.window_delay = window_delay
@@ -664,6 +665,11 @@ class GameHost:
         return outcome
 
     # --- play -------------------------------------------------------------------------------
+
+    async def replay(self, game_id: int, lang: str = "en") -> Replay:
+        """A game's replay as an animated GIF (``host.replay.replay_gif``, drawn off the event
+        loop), a finished game's from the cache once drawn. Raises HostError as it does."""
+        return await self.replays.get(self.store, game_id, lang)
 
     def _playing_seat(self, channel_id, user_id, game_id: int | None) -> tuple[LiveGame, int]:
         """The channel's running game (``game_id``'s, when given) and the person's seat in it;

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -245,3 +246,27 @@ async def replay_gif(store, game_id: int, lang: str = "en", *,
                                        max_bytes)
     except (ReplayError, KeyError) as exc:  # not even the setup replays, or an unknown kind
         raise HostError("replay_unreadable", game=game_id) from exc
+
+
+class ReplayCache:
+    """The last few finished games' replays, by game and language. A finished game never
+    changes, so another press of its Replay button (the history's, the final table's, a
+    /darwin replay) is served without replaying and drawing it again; a live game's replay
+    is always made anew."""
+
+    def __init__(self, size: int = 4) -> None:
+        self.size = size
+        self._replays: OrderedDict[tuple[int, str], Replay] = OrderedDict()
+
+    async def get(self, store, game_id: int, lang: str = "en") -> Replay:
+        """:func:`replay_gif`, from the cache when it holds that finished game."""
+        key = (game_id, lang)
+        if key in self._replays:
+            self._replays.move_to_end(key)
+            return self._replays[key]
+        replay = await replay_gif(store, game_id, lang)
+        if replay.status == "finished":
+            self._replays[key] = replay
+            while len(self._replays) > self.size:
+                self._replays.popitem(last=False)
+        return replay

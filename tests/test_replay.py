@@ -226,3 +226,30 @@ async def test_the_command_line_writes_the_gif(store, tmp_path, capsys):
     code = await asyncio.to_thread(bot.main, ["replay", "404", "--db",
                                               str(tmp_path / "replay.sqlite3"), "--out", str(out)])
     assert code == 2
+
+
+async def test_a_finished_games_replay_is_drawn_once_a_live_ones_each_time(store, monkeypatch):
+    import host.replay as replay_module
+    from host.replay import ReplayCache
+
+    finished, _, _ = await stored_game(store, "cubosaurs", 2, seed=5)
+    live, _, _ = await stored_game(store, "cubosaurs", 2, seed=6,
+                                   until=lambda s: getattr(s, "round", 0) >= 2)
+    drawn = []
+    build = replay_module.build_replay
+
+    def counting(*args, **kwargs):
+        drawn.append(args[0])
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(replay_module, "build_replay", counting)
+    cache = ReplayCache(size=1)
+    first = await cache.get(store, finished)
+    assert await cache.get(store, finished) is first and drawn == [finished]
+    assert (await cache.get(store, finished, "fr")).gif != first.gif  # per language
+    assert drawn == [finished, finished]
+    for _ in range(2):
+        assert (await cache.get(store, live)).status == "active"
+    assert drawn == [finished, finished, live, live]
+    await cache.get(store, finished)  # size 1: the French one pushed the English one out
+    assert drawn == [finished, finished, live, live, finished]
