@@ -46,7 +46,7 @@ async def handler_latency(samples: int = 200) -> list[float]:
 
     from cogs.bot import DarwinBot
     from engine.evo.ai import choose_action
-    from tests.test_discord import perform
+    from tests.test_discord import next_asked, perform
 
     timings: list[float] = []
     tmp = Path(tempfile.mkdtemp())
@@ -90,7 +90,9 @@ async def handler_latency(samples: int = 200) -> list[float]:
             game = host.game_in(ch.id)
             if game is None:
                 continue
-            seat = game.awaiting()[0]
+            seat = await next_asked(env, game)  # a card window the bot passes for: it does
+            if seat is None:
+                continue
             user = next(u for u in users if game.seat_of(u.id) == seat)
             action = choose_action(game.rules, game.state, seat, "fast")
             t0 = time.perf_counter()
