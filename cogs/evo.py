@@ -17,7 +17,7 @@ from cogs.common import (
 from cogs.game import MAX_CHOICES, GameCog
 from cogs.table import ActButton, ActSelect, HandButton
 from engine import IllegalAction
-from engine.evo.data import GENE_KINDS
+from engine.evo.data import BAG_KINDS
 from host import AUTOPASS_MODES, HostError, LiveGame
 from messages import resolve, t
 from messages.evo import card_name, gene_name
@@ -46,7 +46,7 @@ def _topics(lang: str) -> list[tuple[str, str]]:
 
     out = [(f"phase:{p}", f"{i + 1}. {t(f'evo.phase.{p}', lang)}") for i, p in enumerate(PHASES)]
     out += [(f"gene:{g}", f"{t('evo.rules.gene_word', lang)}: {gene_name(g, lang)}")
-            for g in ("card",) + GENE_KINDS]
+            for g in BAG_KINDS]
     out += [(f"card:{c}", card_name(c, lang)) for c in rules_data()["cards"]["deck"]]
     return out
 
@@ -203,7 +203,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         text = text.strip()
         if text.isdigit() and int(text) < len(auction["genes"]):
             return int(text)
-        gene = resolve(text, GENE_KINDS, "evo.gene.{id}")
+        gene = resolve(text, BAG_KINDS, "evo.gene.{id}")
         slots = [i for i, g in enumerate(auction["genes"]) if g == gene]
         if not slots:
             raise IllegalAction("unknown_gene", gene=text)
@@ -332,7 +332,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         kind, _, name = topic.partition(":")
         if kind == "phase" and name in PHASES:
             title, text = t(f"evo.phase.{name}", lang), t(f"evo.rules.phase.{name}", lang)
-        elif kind == "gene" and name in ("card",) + GENE_KINDS:
+        elif kind == "gene" and name in BAG_KINDS:
             title, text = gene_name(name, lang), t(f"evo.rules.gene.{name}", lang)
         elif kind == "card" and t(f"evo.card.{name}.name", lang) != f"evo.card.{name}.name":
             title = card_name(name, lang)
