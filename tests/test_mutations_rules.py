@@ -590,10 +590,12 @@ def test_starvation_traits_go_with_the_last_animal_and_the_draw():
     assert s.rows[1] == []
     assert len(s.rows[0]) == 1 and traits(s, 0, 0) == ["swimming"]
     assert len(s.removed) == removed + 2 + 1 + 1  # 2 starved + Running + player 1's animal
-    # the draw: animals + 2 each; then player 1 has nothing... but drew 2 cards
+    # the draw: animals + 2 each; player 1 has no animal and no card left, so draws nothing
+    # and gets the new deck of 10 at the start of the next turn instead
     draw = of(ev, "draw")[0]
-    assert draw["counts"] == [3, 2]
-    assert [len(d) for d in s.decks] == [decks_before[0] + 3, decks_before[1] + 2]
+    assert draw["counts"] == [3, 0]
+    assert of(ev, "new_deck") == [{"type": "new_deck", "player": 1, "count": 10}]
+    assert [len(d) for d in s.decks] == [decks_before[0] + 3, 10]
     # surviving animals keep only their parasites
     a = s.rows[0][0]["animals"][0]
     assert (a["red"], a["blue"], a["burrow"]) == (0, 0, False)
@@ -606,6 +608,36 @@ def test_a_player_with_nothing_gets_a_new_deck_of_ten():
     R._start_turn(s, ev)
     assert len(s.decks[1]) == 10 and of(ev, "new_deck")[0] == {"type": "new_deck",
                                                                "player": 1, "count": 10}
+
+
+def test_a_player_left_with_nothing_after_extinction_gets_ten_cards_not_the_draw():
+    # [S] "Se a un giocatore non sono rimasti nemmeno un animale ... e nemmeno una carta nel
+    # mazzo del giocatore, all'inizio del turno successivo ricevera' un nuovo mazzo ... di
+    # dieci carte." Player 1's last animal starves and their deck is empty; player 2 loses
+    # every animal too but still holds a card, so draws 0 + 2 as usual.
+    s = build(3, rows={0: [{"animals": [fed(), fed()]}], 1: [{"animals": [{}]}],
+                       2: [{"animals": [{}]}]},
+              decks={2: ["running"]}, phase="feeding", current=0, main=40)
+    main = len(s.main)
+    # a real end of feeding: nobody can play anything, everyone passes
+    s2, ev = act(s, 0, {"type": "pass"})
+    assert s2.turn == s.turn + 1 and s2.rows[1] == [] and s2.rows[2] == []
+    assert of(ev, "draw")[0]["counts"] == [4, 0, 2]
+    assert of(ev, "new_deck") == [{"type": "new_deck", "player": 1, "count": 10}]
+    assert len(s2.decks[1]) == 10 and len(s2.decks[2]) == 3
+    assert len(s2.main) == main - 4 - 2 - 10
+    # the next turn's development: player 1 plays from the new deck
+    assert s2.phase == "development" and not s2.passed[1]
+    check_invariants(s2)
+
+
+def test_a_player_with_no_animal_but_cards_draws_two_and_gets_no_new_deck():
+    s = build(rows={0: [{"animals": [fed()]}], 1: [{"animals": [{}]}]},
+              decks={1: ["running"]}, phase="feeding", main=40)
+    ev: list = []
+    R._end_feeding(s, ev)
+    assert of(ev, "draw")[0]["counts"] == [3, 2] and of(ev, "new_deck") == []
+    assert len(s.decks[1]) == 3
 
 
 def test_the_last_turn_and_the_scores():

@@ -145,6 +145,12 @@ def animals_of(s: MutState, p: int) -> int:
     return sum(len(sp["animals"]) for sp in s.rows[p])
 
 
+def nothing_left(s: MutState, p: int) -> bool:
+    """Has ``p`` no animal on the table and no card in their personal deck? Such a player
+    gets a new personal deck (of NEW_DECK cards) instead of the end-of-turn draw."""
+    return not s.decks[p] and animals_of(s, p) == 0
+
+
 def descendants(row: list[dict], sid: int) -> list[dict]:
     """The species of ``row`` that split, directly or not, from species ``sid``."""
     out: list[dict] = []
@@ -600,7 +606,7 @@ def _start_turn(s: MutState, events: list) -> None:
         s.first = next_player(s, s.first)
     s.turn += 1
     for p in order_from(s, s.first):
-        if not s.decks[p] and animals_of(s, p) == 0 and s.main:
+        if nothing_left(s, p) and s.main:
             got = [s.main.pop() for _ in range(min(NEW_DECK, len(s.main)))]
             s.decks[p] = got
             events.append({"type": "new_deck", "player": p, "count": len(got)})
@@ -1024,7 +1030,10 @@ def _starvation(s: MutState, events: list) -> None:
         _end_game(s, events)
         _observe(s, events, "extinction")
         return
-    want = [animals_of(s, p) + DRAW_EXTRA for p in range(s.n)]
+    # A player left with no animal and no card takes no part in the draw: the new deck of
+    # NEW_DECK cards replaces it, at the start of the next turn (_start_turn). Otherwise the
+    # draw's 2 cards would always come first and the rule could never apply.
+    want = [0 if nothing_left(s, p) else animals_of(s, p) + DRAW_EXTRA for p in range(s.n)]
     got = [0] * s.n
     order = order_from(s, s.first)
     while s.main and any(got[p] < want[p] for p in order):
