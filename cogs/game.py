@@ -229,23 +229,28 @@ class GameCog(commands.GroupCog):
     async def remove(self, interaction: discord.Interaction, player: str) -> None:
         async with self.refusing(interaction):
             game = self._game(interaction)
-            seat = self._seat_named(game, player)
-            await self.host.remove_seat(interaction.channel_id, interaction.user.id, seat,
+            seat_id = self._seat_named(game, player)
+            await self.host.remove_seat(interaction.channel_id, interaction.user.id, seat_id,
                                         can_manage(interaction))
             await send_ephemeral(interaction, t("bot.ok", reader_lang(interaction)))
             await self.bot.get_cog("Lobby").refresh(game)
 
     @staticmethod
-    def _seat_named(game: LiveGame, text: str) -> int:
-        """A seat from the autocomplete (its index), a mention, a user id or a seat's name."""
+    def _seat_named(game: LiveGame, text: str) -> str:
+        """The id of the seat named: the autocomplete's value (the seat's id: a user id, or
+        an AI seat's own ``ai:N``), a mention, or a seat's name. Never a place in the list:
+        if someone left meanwhile, a place would name the next seat."""
         text = text.strip()
-        if text.isdigit() and int(text) < len(game.seats):
-            return int(text)
         user = text.removeprefix("<@").removeprefix("!").removesuffix(">")
-        for i, s in enumerate(game.seats):
-            if s["id"] == user or s["name"].casefold() == text.casefold():
-                return i
-        raise HostError("not_in_lobby")
+        for s in game.seats:
+            if s["id"] == user:
+                return s["id"]
+        for s in game.seats:
+            if s["name"].casefold() == text.casefold():
+                return s["id"]
+        if user.isdigit() or user.startswith("ai:"):
+            return user  # a seat that is gone: the host says nobody sits there
+        raise HostError("no_such_seat")
 
     @remove.autocomplete("player")
     @quiet_autocomplete
@@ -259,7 +264,7 @@ class GameCog(commands.GroupCog):
             label = t("bot.lobby_seat_ai" if s.get("ai") else "bot.lobby_seat", lang,
                       n=i + 1, name=s["name"])
             if current.casefold() in label.casefold():
-                out.append(app_commands.Choice(name=label[:100], value=str(i)))
+                out.append(app_commands.Choice(name=label[:100], value=s["id"]))
         return out[:MAX_CHOICES]
 
     @app_commands.command(name="cancel", description="Cancel this channel's game")

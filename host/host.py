@@ -136,6 +136,15 @@ def _ai_level_of(seat: dict, lobby: dict, default: str) -> str | None:
     return seat.get("level") or lobby.get("ai_level") or default
 
 
+def _next_ai_number(lobby: dict) -> int:
+    """The number of the next AI seat of a lobby (its id ``ai:N``, its name ``AI N``): above
+    every AI seat seated now and every one made before, so an id is never reused."""
+    made = [int(s["id"][3:]) for s in lobby["seats"]
+            if s["id"].startswith("ai:") and s["id"][3:].isdigit()]
+    last = lobby.get("ai_made")
+    return max(made + [last if isinstance(last, int) else 0]) + 1
+
+
 def _edited(lobby: dict) -> dict:
     """A copy of a lobby to edit (its seats copied too), stored before it replaces the old."""
     copy = dict(lobby)
@@ -577,10 +586,9 @@ class GameHost:
                 raise HostError("not_in_lobby")
             if len(game.seats) >= game.lobby["max"]:
                 raise HostError("lobby_full", max=game.lobby["max"])
-            n = sum(1 for s in game.seats if s["id"].startswith("ai:")) + 1
-            while any(s["id"] == f"ai:{n}" for s in game.seats):
-                n += 1
+            n = _next_ai_number(game.lobby)
             lobby = _edited(game.lobby)
+            lobby["ai_made"] = n  # an AI seat's id is never given again in this lobby
             lobby["seats"].append({"id": f"ai:{n}", "name": f"AI {n}", "ai": True,
                                    "level": level or self._ai_level(game.lobby)})
             await self._write_lobby(game, lobby)
@@ -604,13 +612,18 @@ class GameHost:
         if not (can_manage or str(user_id) == game.lobby["creator"]):
             raise HostError("not_creator")
 
-    async def remove_seat(self, channel_id, by_user, seat: int, can_manage: bool) -> LiveGame:
+    async def remove_seat(self, channel_id, by_user, seat_id: str, can_manage: bool) -> LiveGame:
+        """Free the lobby seat of ``seat_id`` (a person's user id, or an AI seat's own id
+        ``ai:N``, never given twice in a lobby): who sits there, not a place, so a seat
+        named before someone left still names the same one. HostError ``no_such_seat`` when
+        nobody with that id is seated (any more)."""
         game = self._lobby(channel_id)
         self._can_manage(game, by_user, can_manage)
         async with game.lock:
             self._still_lobby(game)
-            if not 0 <= seat < len(game.seats):
-                raise HostError("no_such_seat", seat=seat + 1)
+            seat = game.seat_of(seat_id)
+            if seat is None:
+                raise HostError("no_such_seat")
             if game.seats[seat]["id"] == game.lobby["creator"]:
                 raise HostError("creator_cannot_leave")
             lobby = _edited(game.lobby)

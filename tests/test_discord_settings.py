@@ -85,7 +85,7 @@ async def test_settings_are_shown_set_and_used_by_the_next_new_game(simcord_env,
     # the managers' role: a moderator may remove a seat and cancel anyone's game; others not
     r = await bob.slash(thread, "evo cancel")
     assert reply_text(r) == t("bot.error.not_creator")
-    r = await mod.slash(thread, "evo remove", player="1")
+    r = await mod.slash(thread, "evo remove", player="AI 1")
     assert reply_text(r) == t("bot.ok")
     assert len(game.seats) == 1
     r = await mod.slash(thread, "evo cancel")

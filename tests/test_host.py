@@ -115,7 +115,7 @@ async def test_lobby_rules(store):
     with pytest.raises(HostError) as err:
         await host.start_game("c1", "u2", False)
     assert err.value.code == "not_creator"
-    await host.remove_seat("c1", "u2", 4, can_manage=True)  # a moderator may
+    await host.remove_seat("c1", "u2", "ai:3", can_manage=True)  # a moderator may
     assert len(host.game_in("c1").seats) == 4
     await host.start_game("c1", "u1", False, seed=1)
     assert host.game_in("c1").status == "active"
@@ -425,7 +425,7 @@ async def test_a_failed_write_is_a_sentence_and_memory_equals_the_store(store):
     await host.join("c1", "u2", "Bob")
     wrapped.failing = True
     for press in (host.join("c1", "u3", "Cy"), host.add_ai("c1", "u1"),
-                  host.remove_seat("c1", "u1", 1, can_manage=False)):
+                  host.remove_seat("c1", "u1", "u2", can_manage=False)):
         with pytest.raises(HostError) as err:
             await press
         assert err.value.code == "storage_failed"

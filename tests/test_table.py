@@ -393,6 +393,36 @@ async def test_an_ai_seat_can_be_removed_to_make_room(simcord_env):
     assert game.seat_of(bob.id) == 4
 
 
+async def test_remove_names_a_seat_by_who_sits_there_not_by_its_place(simcord_env):
+    """The value the autocomplete offered for "AI 1" still names AI 1 after someone seated
+    before it left; a seat that is gone is refused (nobody removed), and an AI seat's id is
+    never given to a later AI seat."""
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("evo")
+    ann, bob, cy = (guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy"))
+    await ann.slash(channel, "evo new")
+    lobby = channel.last_message
+    await bob.click(lobby, label="Join")
+    await ann.click(lobby, label="Add AI")
+    await cy.click(lobby, label="Join")
+    game = env.bot.host.game_in(channel.id)
+    choices = await ann.autocomplete(channel, "evo remove", "player", "AI")
+    ai_value = [c["value"] for c in choices if "AI 1" in c["name"]][0]
+    await bob.click(lobby, label="Leave")  # the AI seat moves up one place
+    assert [s["name"] for s in game.seats] == ["ann", "AI 1", "cy"]
+    r = await ann.slash(channel, "evo remove", player=ai_value)
+    assert reply_text(r) == t("bot.ok")
+    assert [s["name"] for s in game.seats] == ["ann", "cy"]
+    r = await ann.slash(channel, "evo remove", player=ai_value)  # already gone
+    assert reply_text(r) == t("bot.error.no_such_seat")
+    assert [s["name"] for s in game.seats] == ["ann", "cy"]
+    await ann.click(lobby, label="Add AI")
+    assert game.seats[-1]["id"] != ai_value  # a new AI seat gets an id of its own
+    r = await ann.slash(channel, "evo remove", player=ai_value)
+    assert reply_text(r) == t("bot.error.no_such_seat") and len(game.seats) == 3
+
+
 async def test_a_nickname_that_looks_like_a_mention_mentions_nobody(simcord_env):
     env = simcord_env
     guild = env.create_guild()
