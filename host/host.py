@@ -509,8 +509,11 @@ class GameHost:
         channel_id = str(channel_id)
         try:
             row = await self.store.get_game(int(game_id))
-            taken = await self.store.rematch_id(int(game_id))
+            # the channel's newest game is read before the rematch: if another press opens
+            # the rematch in between, this one sees it taken (or the store's unique rematch
+            # refuses its insert), never a "newer game" that is that same rematch
             latest = await self.store.latest_game_id(channel_id)
+            taken = await self.store.rematch_id(int(game_id))
         except StoreError as exc:
             log.error("could not read game %s for a rematch: %s", game_id, exc)
             raise HostError("storage_failed") from exc

@@ -618,3 +618,47 @@ async def test_the_table_line_names_who_is_awaited_in_a_secret_step_never_what(s
     await host.act("s1", "u1", {"type": "pick", "n": 3})
     assert status_line(game, "en") == "Waiting for 2 players: Ann, P2"
     assert status_line(game, "fr") == "En attente de 2 joueurs : Ann, P2"
+
+
+async def test_a_rematch_pressed_twice_together_says_it_was_opened_whatever_the_timing(store):
+    """Two Rematch presses: one opens the lobby; the other, whichever store reads it made
+    before the first press committed, is told the game already had its rematch (never that
+    the button is out of date because another game was opened)."""
+    host, _ = make_host(store)
+    await host.open_lobby("g", "c1", "cubosaurs", "u1", "Ann")
+    await host.join("c1", "u2", "Bob")
+    await host.start_game("c1", "u1", False, seed=5)
+    game = host.game_in("c1")
+    users = ["u1", "u2"]
+    for _ in range(1000):
+        if game.status != "active":
+            break
+        p = game.awaiting()[0]
+        await host.act("c1", users[p], game.rules.legal_actions(game.state, p)[0])
+    assert game.status == "finished"
+
+    created = asyncio.Event()
+    real_rematch_id, real_create = store.rematch_id, store.create_game
+    paused = []
+
+    async def slow_rematch_id(game_id):
+        found = await real_rematch_id(game_id)
+        if not paused:  # the first press reads, then waits until the other has opened it
+            paused.append(True)
+            await created.wait()
+        return found
+
+    async def create_game(*args, **kwargs):
+        try:
+            return await real_create(*args, **kwargs)
+        finally:
+            created.set()
+
+    store.rematch_id, store.create_game = slow_rematch_id, create_game
+    first = asyncio.ensure_future(host.rematch("c1", game.id, "u1"))
+    await asyncio.sleep(0)
+    second = await host.rematch("c1", game.id, "u2")
+    with pytest.raises(HostError) as err:
+        await first
+    assert err.value.code == "rematch_taken"
+    assert second.status == "lobby" and host.game_in("c1") is second
