@@ -54,9 +54,20 @@ class IllegalAction(Exception):
     """
 
     def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(f"{code} {params}" if params else code)
+        super().__init__(_refusal_text(code, params))
         self.code = code
         self.params = params
+
+
+def _refusal_text(code: str, params: dict) -> str:
+    """An IllegalAction's message. Never fails: a value that cannot be shown (an int too long
+    for str(), a list nested too deep for repr()) leaves only the parameters' names."""
+    if not params:
+        return code
+    try:
+        return f"{code} {params}"
+    except (ValueError, RecursionError):
+        return f"{code} {sorted(params)}"
 
 
 class CorruptState(Exception):

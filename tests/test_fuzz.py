@@ -31,11 +31,13 @@ import random
 import pytest
 
 from engine import IllegalAction, Seat, get_game
+from engine.climate import rules as climate_rules
 from engine.core import MAX_INT, MAX_KEYS, MAX_TEXT, OneOf
 from engine.cubosaurs import rules as cubo_rules
 from engine.cubosaurs.data import CARDS, TILES
 from engine.evo import rules as evo_rules
 from engine.evo.data import board_for
+from engine.mutations import rules as mutations_rules
 
 GAMES = int(os.environ.get("DARWIN_FUZZ_GAMES", "1") or 1)
 MAX_STEPS = 5000
@@ -307,3 +309,114 @@ def test_fuzz_values_are_wrong_for_their_kind():
         with pytest.raises(IllegalAction):
             evo.check_action({"type": "lose", "regions": value})
     assert all(isinstance(x, float) and not math.isfinite(x) for x in (NAN, INF, -INF))
+
+
+# --- outsized values, in every game ----------------------------------------------------------
+#
+# Whatever its size, a malformed value is refused with IllegalAction and changes nothing: an int
+# too long for str() (Python refuses more than 4300 digits), a list or object nested deeper than
+# repr() and json can go, a very long string, as the seat or in any field of any action shape.
+# The refusal's message and parameters stay printable and small (the bot echoes them).
+
+# every action shape of each game: the shape tables, with each OneOf choice and each optional
+# set of attack keys
+SHAPE_TABLES = {
+    "evo": [evo_rules.ACTION_SHAPES],
+    "cubosaurs": [cubo_rules.ACTION_SHAPES],
+    "mutations": [mutations_rules.ACTION_SHAPES, mutations_rules.ATTACK_IGNORING],
+    "climate": list(climate_rules.ATTACK_SHAPES.values()),
+}
+HUGE_INTS = [10**5000, -(10**5000), 10**4300, 2**64, -(2**63)]
+
+
+def _deep(depth: int, make):
+    x = make(None)
+    for _ in range(depth):
+        x = make(x)
+    return x
+
+
+OUTSIZED = [_deep(10_000, lambda x: [x]), _deep(10_000, lambda x: {"a": x}),
+            "x" * 1_000_000, ["x" * 1_000_000]]
+
+
+def every_shape(kind: str):
+    """(type, {key: kind}) for every action shape of ``kind``, the type's key excluded."""
+    for table in SHAPE_TABLES[kind]:
+        for t, shape in table.items():
+            if isinstance(shape, OneOf):
+                for choice, keys in shape.shapes.items():
+                    yield t, {shape.key: choice, **keys}
+            else:
+                yield t, dict(shape)
+
+
+def filler(kind):
+    if kind is int:
+        return 0
+    if kind is str:
+        return "x"
+    if kind is bool:
+        return True
+    return ["x"]
+
+
+def refused_whole(rules, state, saved, p, a) -> None:
+    """``a`` by ``p`` raises IllegalAction on both paths, changes nothing, and the refusal's
+    message and parameters can be printed and stay small."""
+    for apply in (rules.apply_action, rules.apply_in_place):
+        with pytest.raises(IllegalAction) as err:
+            apply(state, p, a)
+        assert rules.to_json(state) == saved
+        assert len(str(err.value)) < 1000 and len(dump(err.value.params)) < 1000
+
+
+@pytest.mark.parametrize("kind,n,options", [("evo", 3, {}), ("cubosaurs", 3, {"advanced": True}),
+                                            ("mutations", 3, {"divergence": True}),
+                                            ("climate", 3, {})])
+def test_outsized_values_are_refused_in_every_game(kind, n, options):
+    rules = get_game(kind)
+    rnd = random.Random(kind)
+    state = rules.new_game([Seat(f"u{i}", f"P{i}") for i in range(n)], 7, options)
+    checked = 0
+    for step in range(60):
+        if rules.is_over(state):
+            break
+        waiting = rules.to_act(state)
+        legal = [(p, a) for p in waiting for a in rules.legal_actions(state, p)]
+        if step % 12 == 0:  # a few positions along one game
+            checked += 1
+            saved = rules.to_json(state)
+            p = waiting[0]
+            # the seat: a legal action by an outsized or odd seat
+            for _, a in rnd.sample(legal, min(3, len(legal))):
+                for seat in HUGE_INTS + OUTSIZED[:3]:
+                    refused_whole(rules, state, saved, seat, a)
+            # every field of every shape: huge ints where an int goes, anything outsized
+            # anywhere (and as an extra key)
+            for t, shape in every_shape(kind):
+                # a OneOf's choice is kept (a str value), every other key gets a filler
+                base = {"type": t, **{k: v if isinstance(v, str) else filler(v)
+                                      for k, v in shape.items()}}
+                for key, value_kind in shape.items():
+                    bad = (HUGE_INTS if value_kind is int else []) + OUTSIZED
+                    for value in bad:
+                        a = {**base, key: value}
+                        with pytest.raises(IllegalAction):
+                            rules.check_action(a)
+                        refused_whole(rules, state, saved, p, a)
+                for value in HUGE_INTS[:1] + OUTSIZED[:1]:
+                    refused_whole(rules, state, saved, p, {**base, "extra": value})
+                    refused_whole(rules, state, saved, 10**5000, {**base, "extra": value})
+        p, a = rnd.choice(legal)
+        state, _ = rules.apply_action(state, p, a)
+    assert checked >= 3
+
+
+def test_a_refusal_with_an_unprintable_parameter_still_has_a_message():
+    """IllegalAction's message never fails, whatever a rule put in its parameters."""
+    for value in HUGE_INTS[:1] + OUTSIZED[:2]:
+        err = IllegalAction("bad_count", count=value, max=3)
+        assert err.code == "bad_count" and err.params["count"] is value
+        assert str(err) == "bad_count ['count', 'max']"
+    assert str(IllegalAction("bad_count", count=4, max=3)) == "bad_count {'count': 4, 'max': 3}"

@@ -269,8 +269,10 @@ def step(s: CuboState, p, action, observer=None) -> list[dict]:
     kind = action["type"]
     waiting = to_act(s)
     if type(p) is not int or p not in waiting:
-        raise IllegalAction("not_your_turn", player=p if type(p) is int else None,
-                            waiting=waiting)
+        # ``player`` only names a seat of this game: any other value (a bool, a string, an
+        # int too long for str()) would be echoed in the refusal's message
+        raise IllegalAction("not_your_turn", player=p if type(p) is int and 0 <= p < s.n
+                            else None, waiting=waiting)
     events = EventLog()
     events.observer = observer
     if s.debts:
