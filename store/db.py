@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import logging
 import os
 import sqlite3
@@ -100,6 +101,26 @@ def _seq(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise TypeError(f"expected_seq must be an int >= 0, not {value!r}")
     return value
+
+
+@functools.lru_cache(maxsize=8)
+def expected_schema(version: int) -> dict[str, tuple[str, ...]]:
+    """The tables, with their columns, that a database at schema ``version`` has: the
+    shipped SQLite migrations up to it, applied to an empty in-memory database.
+    (PostgreSQL's migrations, the same versions, make the same tables and columns.)"""
+    con = sqlite3.connect(":memory:")
+    try:
+        con.execute(migrate.VERSION_TABLE)
+        for m in migrate.load_migrations():
+            if m.version > version:
+                break
+            for statement in migrate.split_sql(m.sql):
+                con.execute(statement)
+        tables = [r[0] for r in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {t: tuple(r[1] for r in con.execute(f"PRAGMA table_info({t})")) for t in tables}
+    finally:
+        con.close()
 
 
 class _Opening:
@@ -214,10 +235,11 @@ class Store:
 
     async def check(self) -> None:
         """At start, before any game is loaded: the file passes SQLite's quick integrity
-        check (StoreDamaged, naming the games whose rows cannot be read) and can be written
-        (StoreNotWritable): a bot must not look healthy and then fail every action.
+        check (StoreDamaged, naming the games whose rows cannot be read), has every table
+        and column of its schema version (a StoreError naming the missing ones) and can be
+        written (StoreNotWritable): a bot must not look healthy and then fail every action.
         PostgreSQL: the server answers (unreachable or refusing the login already failed at
-        open, in one sentence) and takes one committed write."""
+        open, in one sentence), has the tables and columns, and takes one committed write."""
         postgres = self.backend == "postgresql"
         try:
             rows = await self._read("SELECT 'ok'" if postgres else "PRAGMA quick_check")
@@ -229,6 +251,7 @@ class Store:
             problems = [str(exc)]
         if problems:
             raise StoreDamaged(self._path, problems[0], await self._unreadable_games())
+        await self._check_schema()
 
         async def touch(db: aiosqlite.Connection) -> None:
             # a real write (same value), committed: a read-only file refuses it here
@@ -242,6 +265,37 @@ class Store:
             advice = ("Check that the PostgreSQL user may write its tables, that the server is "
                       "not a read-only standby and has free disk space") if postgres else None
             raise StoreNotWritable(self._path, str(cause), advice) from exc
+
+    async def _check_schema(self) -> None:
+        """Every table and column that the database's schema version must have is there
+        (a table or column dropped by hand would fail every channel later): a StoreError with
+        one sentence naming what is missing. Tables or columns of its own are allowed."""
+        postgres = self.backend == "postgresql"
+        sql = ("SELECT table_name, column_name FROM information_schema.columns "
+               "WHERE table_schema = current_schema()" if postgres else
+               "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c "
+               "WHERE m.type = 'table'")
+        try:
+            rows = await self._read(sql)
+        except StoreError as exc:
+            raise StoreError(f"The tables of the database {self._path} cannot be listed "
+                             f"({exc}); Darwin did not start.") from exc
+        found: dict[str, set[str]] = {}
+        for table, column in rows:
+            found.setdefault(str(table), set()).add(str(column))
+        missing = []
+        for table, columns in expected_schema(self._version).items():
+            if table not in found:
+                missing.append(f"the table {table}")
+            else:
+                missing.extend(f"the column {table}.{c}" for c in columns if c not in found[table])
+        if missing:
+            what = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 \
+                else missing[0]
+            raise StoreError(
+                f"The database {self._path} lacks {what} that its schema version "
+                f"{self._version} needs (dropped by hand?); Darwin will not run on an "
+                f"incomplete database: keep a copy and restore a backup; Darwin did not start.")
 
     async def _unreadable_games(self) -> list[int] | None:
         """The ids of games whose rows (game, actions, results) cannot be read."""

@@ -525,6 +525,33 @@ async def test_a_zeroed_page_is_found_at_start_and_names_the_games_it_hits(db_pa
     assert "damaged" in str(err.value) and str(damaged[0]) in str(err.value)
 
 
+@pytest.mark.parametrize("damage,named", [
+    (["DROP TABLE games"], ["games"]),
+    (["DROP TABLE actions"], ["actions"]),
+    (["DROP TABLE actions", "DROP TABLE ratings"], ["actions", "ratings"]),
+    (["ALTER TABLE results DROP COLUMN ai_level"], ["results.ai_level"]),
+])
+async def test_a_missing_table_or_column_is_found_at_start(store_target: str, clock, damage,
+                                                           named):
+    """A table or a column the schema version must have, dropped by hand: the start check
+    stops the bot with one sentence naming them, instead of every channel failing later."""
+    postgres = store_target.startswith("postgresql")
+    async with Store.open(store_target) as s:
+        await active_game(s, clock)
+        if not postgres:  # as a hand in sqlite3 would (foreign keys are off there)
+            await s._db.execute("PRAGMA foreign_keys = OFF")
+        for sql in damage:
+            await s._db.execute(sql + (" CASCADE" if postgres else ""))
+    async with Store.open(store_target) as s:  # opens: the schema version is the latest
+        with pytest.raises(StoreError) as err:
+            await s.check()
+    text = str(err.value)
+    assert s.path in text and "did not start" in text and f"version {LATEST}" in text
+    for name in named:
+        assert name in text
+    assert "\n" not in text
+
+
 # ---------------------------------------------------------------- group commit
 
 
