@@ -317,7 +317,7 @@ def undo_refusal(exc: Exception, lang: str, game=None) -> str:
     if isinstance(exc, HostError) and exc.code == "cannot_undo":
         key = f"bot.undo.refused.{exc.params.get('reason')}"
         if t(key, lang) != key:
-            return t(key, lang)
+            return t(key, lang, **exc.params)
     return refusal(exc, lang, game)
 
 

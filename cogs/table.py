@@ -345,6 +345,10 @@ class Table:
     finished: bool = False
     retired: list[tuple[int, str]] = field(default_factory=list)  # (message, final content)
     shown: tuple | None = None  # what the live message shows (text and components)
+    # the last move's lines in ``lines``: (its seq, first index, end), so an undo retracts them
+    last_move: tuple[int, int, int] | None = None
+    # the undo line ending ``lines``: (seat, moves taken back in a row, its text)
+    undo_tail: tuple[int, int, str] | None = None
 
 
 class TableListener:
@@ -418,9 +422,18 @@ class TableListener:
                 table.nudges.pop(seat, None)
                 table.ping.append(game.seats[seat]["id"])
         table.owing = owing
+        if outcome.action.get("type") == "undo":
+            new_lines = self._retract(table, outcome, new_lines, names=safe_names(game),
+                                      lang=lang)
         if table.lines and not fits(table.header, table.lines + new_lines, table.footer):
             self._new_message(table)  # a full message is kept whole; the story goes on below
+        if outcome.action.get("type") != "undo" and table.undo_tail is not None \
+                and (outcome.seat != table.undo_tail[0] or outcome.by_ai or outcome.timed_out):
+            table.undo_tail = None  # someone else moved: the next undo starts a new count
+        start = len(table.lines)
         table.lines.extend(new_lines)
+        table.last_move = (outcome.seq, start, len(table.lines)) \
+            if outcome.action.get("type") != "undo" and outcome.seq is not None else None
         table.awaited = {game.seats[p]["id"] for p in game.awaiting()}
         table.header = self._header(game, lang)
         table.footer = status_line(game, lang)
@@ -436,6 +449,32 @@ class TableListener:
         self._wake(table)
 
     @staticmethod
+    def _retract(table: Table, outcome: Outcome, new_lines: list[str], *, names: list[str],
+                 lang: str) -> list[str]:
+        """An undo: the lines of the move it took back leave the live message (what they
+        said no longer happened: "X has chosen a food card" while X is awaited again), and
+        one player's undos in a row make one line that counts them, not a line each. The
+        lines the undo adds are returned (none when it only counted)."""
+        move = table.last_move
+        if move is not None and outcome.seq is not None and move[0] == outcome.seq - 1 \
+                and move[2] == len(table.lines):
+            del table.lines[move[1]:move[2]]
+        table.last_move = None
+        tail = table.undo_tail
+        if not new_lines:  # a secret move taken back: its line (if any) is gone, no other
+            return []
+        if tail is not None and tail[0] == outcome.seat and table.lines \
+                and table.lines[-1] == tail[2]:
+            count = tail[1] + 1
+            who = names[outcome.seat] if 0 <= outcome.seat < len(names) else "?"
+            text = t("bot.undo.done_many", lang, player=who, count=count)
+            table.lines[-1] = text
+            table.undo_tail = (outcome.seat, count, text)
+            return new_lines[1:]
+        table.undo_tail = (outcome.seat, 1, new_lines[0])
+        return new_lines
+
+    @staticmethod
     def _new_message(table: Table) -> None:
         """The next write posts a new live message; the current one is retired as it stands."""
         if table.repost:
@@ -444,6 +483,7 @@ class TableListener:
             table.retired.append((table.live_id, compose(table.header, table.lines, "")))
             table.live_id = None
         table.lines = []
+        table.last_move = table.undo_tail = None
         table.repost = True
 
     def _arm_nudge(self, table: Table, game: LiveGame, seat: int) -> None:

@@ -46,7 +46,10 @@ UNDO_ACTION = {"type": "undo"}  # an undo's entry in the action log (never seen 
 # bot passing for a person in a card window; "undo" marks an undo entry.
 BY_PERSON, BY_AI, BY_TIMER, BY_AUTOPASS, BY_UNDO = "player", "ai", "timer", "autopass", "undo"
 UNDO_REASONS = ("nothing", "not_yours", "acted_since", "automatic", "revealed", "stale",
-                "mismatch")
+                "mismatch", "limit")
+# How many moves one player may take back in a row (until another seat's move): enough to
+# mend a misclick or two, not enough to fill the table's log or its channel's writes.
+UNDO_LIMIT = 3
 
 # When the bot passes for a human in a card window (after the host's window_delay):
 # "always" (the default) = every time, unless they play a card first: the table then looks the
@@ -125,6 +128,16 @@ def _undo_counts(lobby: dict, seats: int) -> list[int]:
             type(u) is int and u >= 0 for u in undos):
         return list(undos)
     return [0] * seats
+
+
+def _undo_streak(lobby: dict, seat: int) -> int:
+    """How many moves ``seat`` has taken back since another seat last moved
+    (``lobby["undo_streak"]``: [seat, count]; see UNDO_LIMIT)."""
+    streak = lobby.get("undo_streak")
+    if (isinstance(streak, list) and len(streak) == 2 and streak[0] == seat
+            and type(streak[1]) is int):
+        return streak[1]
+    return 0
 
 
 def _ai_level_of(seat: dict, lobby: dict, default: str) -> str | None:
@@ -776,6 +789,8 @@ class GameHost:
                   else BY_PERSON)
             lobby["undo"] = self._undo_record(game, seat, by, action, new_state, events,
                                               finished)
+            if by != BY_PERSON or not _undo_streak(lobby, seat):
+                lobby.pop("undo_streak", None)  # another seat (or the bot) moved: count anew
             actor = game.seats[seat]["id"]
             new_seq = await self._record(
                 game, actor, action, rules.to_json(new_state),
@@ -849,7 +864,8 @@ class GameHost:
         (the last move is another player's, and this seat has not moved yet),
         ``acted_since`` (another player moved after this seat's last move), ``automatic``
         (the last move was this seat's but made by the bot: AI, turn timer, auto-pass),
-        ``revealed`` (the engine's ``undoable`` said no: a die, a draw, a reveal...).
+        ``revealed`` (the engine's ``undoable`` said no: a die, a draw, a reveal...),
+        ``limit`` (this seat took back UNDO_LIMIT moves in a row already: play on).
         Synchronous and cheap: no store read."""
         if game.status != "active" or not 0 <= seat < len(game.seats):
             return "nothing"
@@ -862,6 +878,8 @@ class GameHost:
             return "automatic"
         if not record["ok"]:
             return "revealed"
+        if _undo_streak(game.lobby, seat) >= UNDO_LIMIT:
+            return "limit"
         return None
 
     def can_undo(self, game: LiveGame, seat: int | None) -> bool:
@@ -909,7 +927,7 @@ class GameHost:
             if reason is None and expected_seq is not None and expected_seq != game.seq:
                 reason = "stale"
             if reason is not None:
-                raise HostError("cannot_undo", reason=reason)
+                raise HostError("cannot_undo", reason=reason, limit=UNDO_LIMIT)
             record = game.lobby["undo"]
             before = await self._state_before_last(game, seat)
             public = step_key(rules, before, 0) != step_key(rules, game.state, 0)
@@ -927,6 +945,7 @@ class GameHost:
             self._restore_deadline(lobby, rules, before, game.seq + 1, record.get("deadline"))
             lobby["undo"] = {"seq": game.seq + 1, "seat": seat, "by": BY_UNDO, "ok": False,
                              "acted": record["acted"]}
+            lobby["undo_streak"] = [seat, _undo_streak(game.lobby, seat) + 1]
             new_seq = await self._record(game, game.seats[seat]["id"], dict(UNDO_ACTION),
                                          rules.to_json(before), status="active", lobby=lobby,
                                          urgent=True,

@@ -490,6 +490,11 @@ async def test_a_quick_round_with_a_late_player_a_stale_menu_and_a_stranger(
                         if (c.get("custom_id") or "").startswith("dw:u:"))
             await ann.click(first.response, custom_id=undo["custom_id"])
             assert game.state.food[p] is None and p in game.awaiting()
+            # the table no longer says she has chosen, and lists her among the awaited
+            await flush(env)
+            live = channel.last_message.content
+            assert t("climate.event.chosen_food", player="ann") not in live
+            assert "ann" in live.split("\n")[-1] and t("bot.undo.done", player="ann") not in live
             await players.command(p, {"type": "food", "card": chosen[p]})
             assert game.state.food[p] == chosen[p]
     await players.ai_moves()

@@ -130,3 +130,50 @@ async def test_mutations_undo_a_token_refuse_a_development_and_the_climate_dice(
 
     seen = await play_until_both(env, channel, game, users, outcomes, perform)
     assert seen == {"undone", "die", "card"}
+
+
+async def test_undos_in_a_row_are_limited_and_counted_on_one_table_line(simcord_env,
+                                                                          monkeypatch):
+    """Move, undo, move, undo...: the table shows one line that counts one player's undos in a
+    row (the moves taken back leave it), and after UNDO_LIMIT of them the next is refused
+    until another seat has moved; then that player may take a move back again."""
+    from host.host import UNDO_LIMIT
+
+    env = simcord_env
+    channel, game, users, outcomes = await table_of_three(env, monkeypatch, "evo", 7,
+                                                          evo.open_table)
+
+    async def play_until_undoable(seat_wanted=None, other_first=False):
+        moved = set()
+        for k in range(3000):
+            seat = await evo.next_asked(env, game)
+            action = ai_action(game.rules, game.state, seat, "fast")
+            await evo.perform(env, channel, users[seat], game, seat, action, k)
+            moved.add(seat)
+            done = outcomes[-1].undoable and outcomes[-1].seat == seat
+            if done and (seat_wanted is None or seat == seat_wanted) \
+                    and (not other_first or moved - {seat}):
+                return seat, action
+        raise AssertionError("no undoable move")
+
+    seat, action = await play_until_undoable()
+    user, name = users[seat], game.names()[seat]
+    for count in range(1, UNDO_LIMIT + 1):
+        r = await user.slash(channel, "darwin undo")
+        assert t("community.undo.done") in reply_text(r)
+        await flush(env)
+        live = channel.last_message.content
+        one = t("bot.undo.done", player=name)
+        many = t("bot.undo.done_many", player=name, count=count)
+        assert live.count(one if count == 1 else many) == 1, live
+        assert count == 1 or one not in live
+        await evo.perform(env, channel, user, game, seat, action, count)
+        assert outcomes[-1].undoable
+    seq = game.seq
+    r = await user.slash(channel, "darwin undo")
+    assert reply_text(r) == t("bot.undo.refused.limit", limit=UNDO_LIMIT)
+    assert game.seq == seq
+    # another seat moves; then this player's next undoable move can be taken back again
+    await play_until_undoable(seat_wanted=seat, other_first=True)
+    r = await user.slash(channel, "darwin undo")
+    assert t("community.undo.done") in reply_text(r)
