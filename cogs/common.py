@@ -64,10 +64,19 @@ def safe_name(name: str) -> str:
     return discord.utils.escape_markdown(discord.utils.escape_mentions(clip(name, 40)))
 
 
+def _safe_value(value):
+    """A value a user typed, as a reply may echo it: text cut and escaped, a number too long
+    to print (str() refuses ints past 4,300 digits) shown as "…", other values as they are."""
+    if isinstance(value, str):
+        return discord.utils.escape_mentions(clip(value, 100))
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 18:
+        return "…"
+    return value
+
+
 def _safe_params(params: dict) -> dict:
     """Values a user typed, cut and escaped before they are echoed in a reply."""
-    return {k: discord.utils.escape_mentions(clip(v, 100)) if isinstance(v, str) else v
-            for k, v in params.items()}
+    return {k: _safe_value(v) for k, v in params.items()}
 
 
 def refusal(exc: Exception, lang: str = "en", game=None) -> str:

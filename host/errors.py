@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core import _refusal_text
+
 
 class HostError(Exception):
     """A refusal by the host (not the rules): ``code`` + ``params`` for the catalogue."""
 
     def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(f"{code} {params}" if params else code)
+        super().__init__(_refusal_text(code, params))  # never fails, whatever the values
         self.code = code
         self.params = params

@@ -92,7 +92,7 @@ def _check_json(action: Any) -> None:
         raise IllegalAction("bad_action")
     try:
         json.dumps(action, allow_nan=False)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):  # RecursionError: nested too deep
         raise IllegalAction("bad_action") from None
 
 

@@ -389,8 +389,12 @@ async def test_malformed_actions_are_refused_before_the_store_sees_them(store):
     game = await three_player_game(host, "c1")
     user = game.seats[game.awaiting()[0]]["id"]
     before = game.rules.to_json(game.state)
+    deep: list = []
+    for _ in range(100_000):  # nested past what json.dumps can walk
+        deep = [deep]
     for action in ({"type": "end", "card": "egg-raptor"}, {"type": "end", "x": float("nan")},
-                   {"type": "end", "x": float("inf")}, {"type": "keep"}, {"type": 3}, []):
+                   {"type": "end", "x": float("inf")}, {"type": "keep"}, {"type": 3}, [],
+                   {"type": "end", "x": deep}):
         with pytest.raises(IllegalAction):
             await host.act("c1", user, action)
     assert game.rules.to_json(game.state) == before and game.seq == 0

@@ -520,3 +520,15 @@ async def test_a_game_set_aside_after_a_restart_is_announced_in_its_channel(simc
         assert r.ephemeral and new_bot.host.game_in(channel.id).id != game.id
     finally:
         await new_bot.stop_services()
+
+
+def test_a_refusal_echoing_a_number_too_long_to_print_is_still_a_sentence():
+    """A typed value of any size is echoed safely: an int past str()'s 4,300 digits would
+    make the catalogue's formatting raise."""
+    from cogs.common import refusal
+    from engine import IllegalAction
+    from host import HostError
+
+    text = refusal(IllegalAction("bad_count", count=10 ** 5000), "en")
+    assert text and len(text) < 2000
+    assert refusal(HostError("no_such_seat", seat=10 ** 5000), "en") == t("bot.error.no_such_seat")
