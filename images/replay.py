@@ -1,9 +1,9 @@
-"""A replay as an animated GIF: the table's phase images, one frame each, with a caption band.
+"""A replay as an animated GIF: the table's phase images, one frame each, with a band on top.
 
 :func:`replay_gif_bytes` takes ``(phase, public view)`` pairs (``host.replay.replay_states``
-gives them), draws each with the game's renderer (``images.render``), adds a band on top
-with the turn or round, the phase and the frame's place in the game, and writes a looping
-GIF. The result stays under a size bound (8 MB, Discord's attachment limit, by default):
+gives them), draws each with the game's renderer (``images.render``: its own caption bar
+names the turn or round and the phase, once), adds a band on top with the frame's place in
+the game (a progress bar and ``3/40``), and writes a looping GIF. The result stays under a size bound (8 MB, Discord's attachment limit, by default):
 frames are dropped evenly (the first and the last are kept) down to ``MIN_FRAMES``, then
 the frames are scaled down (to ``MIN_SCALE`` at most), then frames are dropped again. Pure
 Pillow, no discord; CPU-bound (about 25 ms a frame to draw): run it in a worker thread.
@@ -15,9 +15,9 @@ import io
 import math
 from dataclasses import dataclass
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from images.common import font, text, text_width
+from images.common import text, text_width
 
 MAX_GIF_BYTES = 8 * 1024 * 1024  # Discord's attachment limit without boosts
 MAX_FRAMES = 300  # more phase images than any game has: a longer log is thinned first
@@ -25,9 +25,10 @@ MIN_FRAMES = 12  # frames are dropped down to this before the size is reduced
 MIN_SCALE = 0.25
 FRAME_MS = 1500
 LAST_FRAME_MS = 5000  # the final position stays longer before the loop starts again
-BAND = 40  # caption band height at full size (pixels)
+BAND = 40  # band height at full size (pixels)
 BAND_INK = (245, 245, 245)
 BAND_GROUND = (38, 38, 38)
+BAND_TRACK = (100, 100, 100)  # the progress bar's part still to come
 ATTEMPTS = 16
 
 
@@ -42,29 +43,6 @@ class DrawnGif:
     width: int
     height: int
     scale: float
-
-
-def caption(kind: str, phase: str, view: dict, lang: str = "en") -> str:
-    """The band's text: ``Turn 3 — Movement and combat`` (``Round 2 — Deal``...): the turn or
-    round the view is in, and the phase that just ended (the game's own phase names; the
-    replay's moments — a Cubosaurs deal or round end, the position now — otherwise)."""
-    from messages import t
-
-    label = phase_label(kind, phase, lang)
-    if isinstance(view.get("round"), int):
-        return t("bot.replay.caption_round", lang, round=view["round"], phase=label)
-    if isinstance(view.get("turn"), int):
-        return t("bot.replay.caption_turn", lang, turn=view["turn"], phase=label)
-    return label
-
-
-def phase_label(kind: str, phase: str, lang: str = "en") -> str:
-    from messages import has, t
-
-    for key in (f"{kind}.phase.{phase}", f"bot.replay.moment.{phase}"):
-        if has(key):
-            return t(key, lang)
-    return str(phase).replace("_", " ")
 
 
 def spread(total: int, keep: int) -> list[int]:
@@ -92,11 +70,10 @@ def _palette_of(image: Image.Image) -> Image.Image:
 
 
 class _Frames:
-    """The drawn phase images and their captions; composes a frame at a scale (cached)."""
+    """The drawn phase images; composes a frame (band and image) at a scale (cached)."""
 
-    def __init__(self, images: list[Image.Image], captions: list[str]) -> None:
+    def __init__(self, images: list[Image.Image]) -> None:
         self.images = images
-        self.captions = captions
         self.palette = _palette_of(images[0])
         flat = images[0].getpalette()
         for i, image in enumerate(images):  # one palette for the whole GIF
@@ -118,15 +95,8 @@ class _Frames:
             w, h = max(1, round(w * scale)), max(1, round(h * scale))
             base = base.convert("RGB").resize((w, h), Image.Resampling.BOX).quantize(
                 palette=self.palette, dither=Image.Dither.NONE)
-        band_h = max(14, round(BAND * scale))
-        size = max(9, round(band_h * 0.5))
-        band = Image.new("RGB", (w, band_h), BAND_GROUND)
-        counter = f"{i + 1}/{len(self.images)}"
-        right = text_width(counter, size)
-        pad = max(4, round(12 * scale))
-        label = _fit(self.captions[i], size, w - right - 3 * pad)
-        text(band, pad, band_h / 2, label, size, bold=True, fill=BAND_INK, anchor="lm")
-        text(band, w - pad, band_h / 2, counter, size, fill=BAND_INK, anchor="rm")
+        band = progress_band(i, len(self.images), w, max(14, round(BAND * scale)), scale)
+        band_h = band.height
         out = Image.new("P", (w, h + band_h))
         out.putpalette(self.images[0].getpalette())
         out.paste(band.quantize(palette=self.palette, dither=Image.Dither.NONE), (0, 0))
@@ -143,15 +113,24 @@ class _Frames:
         return buf.getvalue()
 
 
-def _fit(s: str, size: int, width: float) -> str:
-    if width <= 0:
-        return ""
-    fnt = font(size, True)
-    if fnt.getlength(s) <= width:
-        return s
-    while s and fnt.getlength(s + "…") > width:
-        s = s[:-1]
-    return s.rstrip() + "…"
+def progress_band(i: int, total: int, width: int, height: int, scale: float = 1.0) -> Image.Image:
+    """The band over frame ``i`` of ``total`` (RGB ``width`` x ``height``): a progress bar
+    and ``i+1/total``. No title: the table's image under it names the turn and the phase
+    (a second title said the same twice)."""
+    band = Image.new("RGB", (width, height), BAND_GROUND)
+    size = max(9, round(height * 0.5))
+    counter = f"{i + 1}/{total}"
+    pad = max(4, round(12 * scale))
+    text(band, width - pad, height / 2, counter, size, fill=BAND_INK, anchor="rm")
+    x0, x1 = pad, width - 2 * pad - text_width(counter, size)
+    if x1 - x0 >= 8:
+        bar = max(2, round(height * 0.2))
+        y0 = round(height / 2 - bar / 2)
+        draw = ImageDraw.Draw(band)
+        draw.rectangle((x0, y0, x1, y0 + bar - 1), fill=BAND_TRACK)
+        done = x0 + round((x1 - x0) * (i + 1) / max(1, total))
+        draw.rectangle((x0, y0, done, y0 + bar - 1), fill=BAND_INK)
+    return band
 
 
 def replay_gif_bytes(kind: str, snapshots: list[tuple[str, dict]], lang: str = "en",
@@ -167,7 +146,7 @@ def replay_gif_bytes(kind: str, snapshots: list[tuple[str, dict]], lang: str = "
     if len(snapshots) > MAX_FRAMES:
         snapshots = [snapshots[i] for i in spread(len(snapshots), MAX_FRAMES)]
     images = [_decode(render(kind, view, lang)) for _, view in snapshots]
-    frames = _Frames(images, [caption(kind, phase, view, lang) for phase, view in snapshots])
+    frames = _Frames(images)
     total = len(images)
     indices, scale = list(range(total)), 1.0
     for _ in range(ATTEMPTS):

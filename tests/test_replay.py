@@ -21,7 +21,8 @@ from engine.ai import ai_action
 from host import HostError
 from host import replay as replay_module
 from host.replay import effective_actions, replay_gif, replay_states
-from images.replay import BAND, MAX_GIF_BYTES, caption, spread
+from images import replay as replay_images
+from images.replay import BAND, MAX_GIF_BYTES, replay_gif_bytes, spread
 from store import Store
 
 START = 1_000.0
@@ -179,12 +180,36 @@ def test_replay_states_gives_the_engines_phase_images():
     assert [phase for phase, _ in snapshots] == ["deal", "round_end"] * 3  # 2 players: 3 rounds
 
 
-def test_captions_name_the_turn_or_round_and_the_phase():
-    assert caption("evo", "movement", {"turn": 3}) == "Turn 3 — Movement and combat"
-    assert caption("evo", "movement", {"turn": 3}, "it").startswith("Turno 3 — ")
-    assert caption("cubosaurs", "deal", {"round": 2, "turn": 7}) == "Round 2 — Deal"
-    assert caption("cubosaurs", "round_end", {"round": 1}, "fr") == "Manche 1 — Fin de la manche"
-    assert caption("mutations", "now", {"turn": 4}) == "Turn 4 — Position now"
+def test_the_title_is_drawn_once_by_the_table_not_again_by_the_band(monkeypatch):
+    """A frame's turn and phase are the table image's own caption; the band above it only
+    says where the frame is in the game (it used to print the same title a second time)."""
+    rules = get_game("mutations")
+    seats = seats_of(2)
+    state = rules.new_game(seats, 3, {})
+    log = []
+    while len(log) < 40 and not rules.is_over(state):
+        p = rules.to_act(state)[0]
+        action = ai_action(rules, state, p, "fast")
+        log.append((p, action))
+        rules.apply_in_place(state, p, action)
+    _, snapshots = replay_states(rules, seats, 3, {}, log)
+    snapshots = snapshots[:3]
+    band: list[str] = []
+    real = replay_images.text
+
+    def spy(img, x, y, s, *args, **kw):
+        band.append(s)
+        return real(img, x, y, s, *args, **kw)
+
+    monkeypatch.setattr(replay_images, "text", spy)
+    drawn = replay_gif_bytes("mutations", snapshots, "en")
+    assert drawn.frames == 3
+    assert band == ["1/3", "2/3", "3/3"]
+    # the bar grows frame after frame
+    bars = [replay_images.progress_band(i, 3, 400, BAND) for i in range(3)]
+    lit = [sum(1 for x in range(400) if bar.getpixel((x, BAND // 2)) == replay_images.BAND_INK)
+           for bar in bars]
+    assert 0 < lit[0] < lit[1] < lit[2]
 
 
 async def test_nothing_to_replay(store):
