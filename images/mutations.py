@@ -21,8 +21,12 @@ its trait chips (negative traits dark with ``▼``, inherited ones with ``↑``)
 animal: its number, its food as circles against its need (red food, blue extra food, hollow:
 still needed), a green burrow, black parasites, ``⚔`` once it has attacked this turn and ``✓``
 when it is fed. A species whose animals are all fed has a green frame. The right column holds
-the points now (2 per animal, 1 per trait card, plus the food bonuses) and, at the end, the
-rank and the tie-break (cards lost from the game).
+the points so far (2 per animal, 1 per trait card, plus the food bonuses), headed as such:
+the animals not fed yet count until the Extinction starves them; at the end, the rank, the
+final score and the tie-break (cards lost from the game).
+
+A phase image (the engine's observer, at a phase end: ``phase_ended``) names the phase it
+depicts and says the phase is over instead of naming the last player who acted as awaited.
 
 Speed: the background (caption bar, strip, empty rows, the fixed words) is drawn once per
 (players, language) and kept (``functools.lru_cache``); trait chips, animal lines, dice,
@@ -128,6 +132,9 @@ LABELS = {
     "mutations.render.passed": "passed",
     "mutations.render.no_species": "no species",
     "mutations.render.points": "points",
+    "mutations.render.points_now": "points so far",
+    "mutations.render.points_note": "incl. unfed animals",
+    "mutations.render.phase_over": "Phase over",
     "mutations.render.score_animals": "animals {count}",
     "mutations.render.score_traits": "traits {count}",
     "mutations.render.score_bonus": "food bonus +{bonus}",
@@ -375,7 +382,7 @@ def background(players: int, lang: str) -> Image.Image:
 @lru_cache(maxsize=64)
 def empty_row(k: int, lang: str) -> Image.Image:
     """Seat ``k``'s row with nothing on it (``WIDTH`` x ``ROW_H``, on the page's ground):
-    the frame, the columns, the seat disc, the points heading."""
+    the frame, the columns, the seat disc."""
     img = Image.new("RGB", (WIDTH, ROW_H), BG)
     d = ImageDraw.Draw(img)
     x0, _, x1, _ = row_box(k)
@@ -384,9 +391,6 @@ def empty_row(k: int, lang: str) -> Image.Image:
     d.line((ID_X1, y0 + 10, ID_X1, y1 - 10), fill=ZEBRA, width=2)
     d.line((SCORE_X0, y0 + 10, SCORE_X0, y1 - 10), fill=CARD_LINE, width=1)
     paste(img, seat_disc(k, 14), x0 + 22, y0 + 22)
-    text(img, SCORE_X0 + SCORE_W / 2, y0 + 16,
-         fit_to(label("mutations.render.points", lang), 13, False, SCORE_W - 8), 13, False,
-         MUTED, "mm")
     return img
 
 
@@ -403,11 +407,38 @@ def _names(view: dict, ps) -> str:
     return ", ".join(_name(view, p) for p in ps)
 
 
+def phase_ended(view: dict) -> str | None:
+    """The phase whose end ``view`` was taken at (the engine's observer: "development",
+    "climate", "feeding", "extinction"), or None for a position where someone is to act (and
+    at the end of the game). A phase image must not name someone as awaited: the phase is
+    over. The view tells it: everyone has passed the Development (the climate dice are
+    rolled by then: the Climate image), every player passed in a row in the Feeding, the
+    Extinction has nobody to ask."""
+    if view.get("over") or view.get("pending"):
+        return None
+    phase = view.get("phase")
+    players = view.get("players") or ()
+    if phase == "development" and players and all(pl.get("passed") for pl in players):
+        return "climate" if any((view.get("dice") or {}).values()) else "development"
+    if phase == "feeding" and players and int(view.get("passes") or 0) >= len(players):
+        return "feeding"
+    if phase == "extinction":
+        return "extinction"
+    return None
+
+
+def shown_phase(view: dict) -> str:
+    """The phase a picture depicts: the one that just ended at a phase end (the Climate
+    image is taken before the Feeding starts), else the view's."""
+    return phase_ended(view) or view["phase"]
+
+
 def _caption(img: Image.Image, view: dict, lang: str) -> None:
+    ended = phase_ended(view)
     if view["over"]:
         left = label("mutations.render.game_over", lang)
     else:
-        phase = label(f"mutations.phase.{view['phase']}", lang)
+        phase = label(f"mutations.phase.{shown_phase(view)}", lang)
         left = label("mutations.render.caption", lang, turn=view["turn"], phase=phase)
         if view.get("last"):
             left += " · " + label("mutations.render.last_turn", lang)
@@ -426,6 +457,8 @@ def _caption(img: Image.Image, view: dict, lang: str) -> None:
                       player=_name(view, pend["player"]), choice=choice)
         if pend.get("kind") == "dark" and pend.get("trait"):
             right += f" ({trait_name(pend['trait'], lang)})"
+    elif ended:
+        right = label("mutations.render.phase_over", lang)
     elif view.get("awaiting"):
         right = label("mutations.render.awaiting", lang, players=_names(view, view["awaiting"]))
     else:
@@ -538,7 +571,7 @@ def _identity(img: Image.Image, view: dict, k: int, lang: str, awaiting: set) ->
     size, deck = fit_size(deck, ID_X1 - x0 - 44, 17, True, 10)
     text(img, x0 + 36, y, deck, size, True)
     y += 28
-    if pl.get("passed") and view.get("phase") == "development" and not view["over"]:
+    if pl.get("passed") and shown_phase(view) == "development" and not view["over"]:
         word = label("mutations.render.passed", lang)
         size, word = fit_size(word, ID_X1 - x0 - 24, 15, False, 10)
         text(img, x0 + 14, y, word, size, False, MUTED)
@@ -551,6 +584,14 @@ def _score(img: Image.Image, view: dict, k: int, lang: str, ranks: dict) -> None
     y0 = 0
     cx = (x0 + x1) / 2
     total = sc.get("total", 0)
+    if k in ranks:  # the final score
+        heading = [(label("mutations.render.points", lang), 13, y0 + 16)]
+    else:  # the animals now on the board count, also those that will starve
+        heading = [(label("mutations.render.points_now", lang), 13, y0 + 12),
+                   (label("mutations.render.points_note", lang), 11, y0 + 27)]
+    for word, size, y in heading:
+        size, word = fit_size(word, SCORE_W - 8, size, False, 10)
+        text(img, cx, y, word, size, False, MUTED, "mm")
     y = y0 + 50
     if k in ranks:
         rk = ranks[k]
@@ -667,7 +708,7 @@ def _row_key(view: dict, k: int, awaiting: set, ranks: dict, focus: dict) -> tup
     sc = pl.get("score") or {}
     species = tuple(species_key(sp) for sp in (pl.get("species") or ()))
     return (k, pl["name"], view.get("first") == k and not over, pl.get("deck", 0),
-            bool(pl.get("passed")) and view.get("phase") == "development" and not over,
+            bool(pl.get("passed")) and shown_phase(view) == "development" and not over,
             k in awaiting, species, tuple(focus.get(sp[0]) for sp in species),
             tuple(sorted(sc.items())), ranks.get(k), pl.get("lost", 0) if k in ranks else None)
 
@@ -703,7 +744,8 @@ def draw_mutations(view: dict, lang: str = "en") -> Image.Image:
     img = background(n, lang).copy()
     _caption(img, view, lang)
     _strip(img, view, lang)
-    awaiting = set(view.get("awaiting") or ()) if not view["over"] else set()
+    awaiting = set(view.get("awaiting") or ()) \
+        if not view["over"] and phase_ended(view) is None else set()
     ranks = {row["player"]: row["rank"] for row in (view.get("result") or ())} \
         if view["over"] else {}
     focus = _focus(view)
