@@ -25,8 +25,12 @@ Layout of the table (1280 wide; 2 players = 678 high, 6 players = 1326)::
     | ... one row per seat ...                                                               |
     +---------------------------------------------------------------------------------------+
 
-At the end the strip holds the final ranking and each row's right column its rank, score and
-breakdown (food, population, traits) from ``view["result"]``.
+Mid-game a row's right column holds the public points, headed as such: population and trait
+cards, without the bag (hidden until the end). At the end the strip holds the final ranking
+and each row's right column its rank, score and breakdown (food, population, traits) from
+``view["result"]``. A phase image (the engine's observer, at a phase end: ``phase_ended``)
+says the phase is over instead of naming the last player who acted as awaited; in a Cold
+Snap or Heat Wave round the zone whose effects apply is framed and named (``effects_zone``).
 
 The hand image (960 wide): the viewer's cards (name, plant number on a leaf, suns and
 snowflakes, a green frame for the traits that act before the reveal, a red title for
@@ -57,7 +61,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.climate.data import THAW_SUNS
+from engine.climate.data import SHIFT, THAW_SUNS
 from images.common import (
     build_palette,
     encode_with_palette,
@@ -182,6 +186,8 @@ LABELS = {
     "climate.render.wildfire": "Wildfire: {count} plants wait for next round",
     "climate.render.volcano": "Volcano: the marker goes to {zone}",
     "climate.render.fired": "This round's event: {event}",
+    "climate.render.fired_effects": "This round's event: {event} · the effects of {zone} apply",
+    "climate.render.phase_over": "Phase over",
     "climate.render.deck": "Draw deck {count}",
     "climate.render.set_aside": "Set aside {count}",
     "climate.render.discard": "Discard {count}",
@@ -201,6 +207,7 @@ LABELS = {
     "climate.render.passed": "passed",
     "climate.render.no_species": "no species",
     "climate.render.points": "points",
+    "climate.render.points_note": "without the bag",
     "climate.render.total": "with bag {total}",
     "climate.render.ranking": "Final scores",
     "climate.render.rank": "{rank}.",
@@ -882,7 +889,7 @@ def _green_sample() -> Image.Image:
 @lru_cache(maxsize=64)
 def empty_row(k: int, lang: str) -> Image.Image:
     """Seat ``k``'s row with nothing on it (``WIDTH`` x ``ROW_H``, on the page's ground):
-    the frame, the columns, the seat disc, the points heading."""
+    the frame, the columns, the seat disc."""
     img = Image.new("RGB", (WIDTH, ROW_H), BG)
     d = ImageDraw.Draw(img)
     x0, _, x1, _ = row_box(k)
@@ -891,9 +898,6 @@ def empty_row(k: int, lang: str) -> Image.Image:
     d.line((ID_X1, y0 + 10, ID_X1, y1 - 10), fill=ZEBRA, width=2)
     d.line((SCORE_X0, y0 + 10, SCORE_X0, y1 - 10), fill=CARD_LINE, width=1)
     paste(img, seat_disc(k, 14), x0 + 22, y0 + 22)
-    text(img, SCORE_X0 + SCORE_W / 2, y0 + 16,
-         fit_to(label("climate.render.points", lang), 13, False, SCORE_W - 8), 13, False,
-         MUTED, "mm")
     return img
 
 
@@ -910,12 +914,45 @@ def _names(view: dict, ps) -> str:
     return ", ".join(_name(view, p) for p in ps)
 
 
+def phase_ended(view: dict) -> str | None:
+    """The phase whose end ``view`` was taken at (the engine's observer: "play",
+    "environment", "feeding"), or None for a position where someone is to act (and at the
+    end of the game). A phase image must not name someone as awaited: the phase is over.
+    The view tells it: every player is done playing in the play phase, the food cards are
+    revealed while the phase still reads "green" (Modify the environment ran to its end),
+    they are gone again in the feeding phase (the feeding ended and the round was tidied)."""
+    if view.get("over"):
+        return None
+    phase = view.get("phase")
+    players = view.get("players") or ()
+    if phase == "play" and players and all(pl.get("done") for pl in players):
+        return "play"
+    if phase == "green" and view.get("suns") is not None:
+        return "environment"
+    if phase == "feeding" and view.get("suns") is None:
+        return "feeding"
+    return None
+
+
+def effects_zone(view: dict) -> int | None:
+    """The index of the zone whose climate effects (losses and plant modifier) apply this
+    round when a Cold Snap or a Heat Wave fired: two steps colder or warmer than the
+    marker's, kept on the track (the spec's 10.6); None otherwise (the marker's zone)."""
+    fired = (view.get("events") or {}).get("fired") or {}
+    cl = view.get("climate") or {}
+    i, zones = cl.get("index"), cl.get("zones") or ()
+    if fired.get("event") not in SHIFT or not isinstance(i, int) or not zones:
+        return None
+    return max(0, min(len(zones) - 1, i + SHIFT[fired["event"]]))
+
+
 def _caption(img: Image.Image, view: dict, lang: str) -> None:
+    ended = phase_ended(view)
     if view["over"]:
         left = label("climate.render.game_over", lang)
     else:
         left = label("climate.render.caption", lang, round=view.get("round", 1),
-                     phase=phase_name(view.get("phase", ""), lang))
+                     phase=phase_name(ended or view.get("phase", ""), lang))
         if view.get("last"):
             left += " · " + label("climate.render.last_round", lang)
         elif view.get("final_next"):
@@ -928,6 +965,8 @@ def _caption(img: Image.Image, view: dict, lang: str) -> None:
     if view["over"] and view.get("result"):
         best = [row["player"] for row in view["result"] if row.get("rank") == 1]
         right = label("climate.render.winner", lang, players=_names(view, best))
+    elif ended:
+        right = label("climate.render.phase_over", lang)
     elif view.get("awaiting") and not view["over"]:
         right = label("climate.render.awaiting", lang, players=_names(view, view["awaiting"]))
     else:
@@ -949,6 +988,16 @@ def _band(img: Image.Image, view: dict, lang: str) -> None:
                          loss[i] if i < len(loss) else None, True, lang)
         img.paste(tile, zone_box(i)[:2])
     ev = view.get("events") or {}
+    effects = effects_zone(view)
+    if effects is not None and effects < ZONES_N:  # a Cold Snap / Heat Wave's zone this round
+        cold = (ev.get("fired") or {}).get("deck") == "cold"
+        x0, y0, x1, y1 = zone_box(effects)
+        d = ImageDraw.Draw(img)  # a white frame in a black one: seen on every zone's colour
+        d.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=10, outline=INK, width=7)
+        d.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=8, outline=WHITE, width=3)
+        ink = ZONE_RGB[effects % len(ZONE_RGB)][1]
+        paste(img, snow_icon(20, WHITE if ink == WHITE else SNOW) if cold else sun_icon(20),
+              x0 + 17, y1 - 17)
     volcano = ev.get("volcano")
     if volcano in idx and idx[volcano] < ZONES_N:
         x0, y0, _, y1 = zone_box(idx[volcano])
@@ -1021,7 +1070,13 @@ def _strip(img: Image.Image, view: dict, lang: str) -> None:
     if ev.get("thaw"):
         notes.append((label("climate.render.thaw", lang), INK))
     fired = ev.get("fired")
-    if fired and fired.get("event") not in ("thaw", "volcanic_eruption"):
+    effects = effects_zone(view)
+    zones = (view.get("climate") or {}).get("zones") or ()
+    if fired and effects is not None:
+        notes.append((label("climate.render.fired_effects", lang,
+                            event=event_name(fired.get("event", ""), lang),
+                            zone=zone_name(zones[effects], lang)), INK))
+    elif fired and fired.get("event") not in ("thaw", "volcanic_eruption"):
         notes.append((label("climate.render.fired", lang,
                             event=event_name(fired.get("event", ""), lang)), INK))
     room = DECKS_X - 14 - x
@@ -1137,6 +1192,12 @@ def _score(img: Image.Image, view: dict, k: int, lang: str, result: dict) -> Non
     x0, _, x1, _ = score_box(k)
     cx = (x0 + x1) / 2
     row = result.get(k)
+    heading = [(label("climate.render.points", lang), 13, 16)]
+    if row is None:  # the points on the board: the bag is hidden, not counted
+        heading = [(heading[0][0], 13, 12), (label("climate.render.points_note", lang), 11, 27)]
+    for word, size, y in heading:
+        size, word = fit_size(word, SCORE_W - 8, size, False, 10)
+        text(img, cx, y, word, size, False, MUTED, "mm")
     if row is not None:
         rk = row.get("rank", 0)
         word = label("climate.render.rank", lang, rank=rk)
@@ -1238,7 +1299,7 @@ def top_sprite(view: dict, lang: str) -> Image.Image:
     """The top of the table (``WIDTH`` x ``ROWS_Y``): caption, climate band, strip, legend,
     kept by what it shows (the view's fields it reads and the players' names)."""
     key = (json.dumps({f: view.get(f) for f in TOP_FIELDS}, sort_keys=True),
-           tuple(pl.get("name") for pl in view["players"]), lang)
+           tuple(pl.get("name") for pl in view["players"]), phase_ended(view), lang)
     img = _tops.get(key)
     if img is None:
         cl = view.get("climate") or {}
@@ -1270,7 +1331,8 @@ def draw_climate(view: dict, lang: str = "en") -> Image.Image:
     img = Image.new("RGB", (WIDTH, height_for(n)), BG)
     img.paste(top_sprite(view, lang), (0, 0))
     over = bool(view["over"])
-    awaiting = set(view.get("awaiting") or ()) if not over else set()
+    awaiting = set(view.get("awaiting") or ()) \
+        if not over and phase_ended(view) is None else set()
     result = {row["player"]: row for row in (view.get("result") or ())} if over else {}
     context = _context(view)
     for k in range(n):
