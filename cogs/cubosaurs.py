@@ -6,6 +6,8 @@ import discord
 from discord import app_commands
 
 from cogs.common import (
+    LoadsGame,
+    answers_failures,
     decode_action,
     encode_action,
     quiet_autocomplete,
@@ -56,7 +58,7 @@ def distinct_buys(legal: list[dict], tile: str, names: list[str],
     return list(out.items())
 
 
-class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button],
+class ChoiceButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button],
                    template=r"dw:c:(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<seat>\d+):(?P<what>[a-z_]+)"):
     """**Pass…** or **Buy: a tile**: answers the presser privately with the choices (the card
     to add, the tile's target), or applies the action at once when there is only one. Bound
@@ -78,6 +80,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["game"]), seq, int(match["seat"]), match["what"],
                    item.label or "?", item.style)
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.client.game_cog("cubosaurs").offer_choices(
             interaction, self.game_id, self.seq, self.seat, self.what)
