@@ -244,3 +244,25 @@ def test_climate_mid_game_points_say_the_bag_is_not_counted(climate_game, monkey
     for lang in ("it", "fr"):
         assert C.label("climate.render.points_note", lang) in drawn(monkeypatch, C, live[5],
                                                                     lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "fr"])
+def test_status_commands_say_what_mid_game_points_count(mutations_game, climate_game, lang):
+    """/mutations status and /climate status label their mid-game points as the images do:
+    unfed animals counted (Mutations), the bag not counted (Climate)."""
+    from cogs.climate import Climate
+    from cogs.mutations import Mutations
+    from messages import t
+
+    view = mutations_game[1][3]
+    text = "\n".join(Mutations.status_lines(None, None, view, lang))
+    said = t("mutations.bot.status_player", lang, name="", species=0, animals=0, deck=0,
+             score="")
+    note = said[said.rindex("(") - 1:]
+    assert note.endswith(")") and note in text
+    view = climate_game[1][3]
+    text = "\n".join(Climate.status_lines(None, None, view, lang))
+    said = t("climate.bot.status_player", lang, name="", species=0, pop=0, traits=0, hand=0,
+             points="")
+    note = said[said.rindex("(") - 1:]
+    assert note.endswith(")") and note in text
