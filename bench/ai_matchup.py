@@ -8,6 +8,13 @@ per decision.
     python bench/ai_matchup.py --game cubosaurs --games 200 --advanced on
     python bench/ai_matchup.py --game mutations --games 210
     python bench/ai_matchup.py --game climate --games 200
+    python bench/ai_matchup.py --game climate --games 60 --only bc --workers 1 --coverage
+
+``--coverage`` (Random Mutations, Climate): per level, over every decision of every seat of
+that level in the games played, how often each strategic action kind (the game's
+``STRATEGIC``, engine/ai.py) was legal and how often chosen, the figure
+``ai.<game>.<level>.unused_strategic`` (kinds legal but never chosen), and Climate's silly
+plays per level (:class:`ClimateSilly`).
 
 Matchups (every game seeded; for EVO the hero's seat and the player count rotate over 3, 4
 and 5; for Cubosaurs over 2, 3, 4 and 5, with the advanced rules in half of the games unless
@@ -47,10 +54,14 @@ MATCHUPS = {
 }
 
 
-def play_seeded(rules, policy_for, seed_of, levels: tuple, seed: int, options: dict):
+def play_seeded(rules, policy_for, seed_of, levels: tuple, seed: int, options: dict,
+                coverage=None, watch=None):
     """One seeded game of AI seats (``levels[p]`` is seat p's level), each deciding on its
     own view as the table's AI seats do (a single legal action is taken without asking);
-    returns the final state and the time spent per level (total, count, worst)."""
+    returns the final state and the time spent per level (total, count, worst).
+    ``coverage`` (an ``engine.ai.Coverage``) counts the strategic kinds legal and chosen at
+    every decision asked; ``watch(state, p, level, view, legal, action, events)`` sees every
+    action once applied (``view`` None when nothing was asked)."""
     seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(len(levels))]
     policies = {lv: policy_for(lv) for lv in set(levels)}
     state = rules.new_game(seats, seed, options)
@@ -62,6 +73,7 @@ def play_seeded(rules, policy_for, seed_of, levels: tuple, seed: int, options: d
         legal = rules.legal_actions(state, p)
         lv = levels[p]
         t0 = time.perf_counter()
+        view = None
         if len(legal) == 1:
             action = legal[0]
         else:
@@ -71,7 +83,11 @@ def play_seeded(rules, policy_for, seed_of, levels: tuple, seed: int, options: d
         spent[lv] += dt
         count[lv] += 1
         worst[lv] = max(worst[lv], dt)
-        rules.apply_in_place(state, p, action)
+        if coverage is not None and view is not None:
+            coverage.record(lv, view, legal, action)
+        events = rules.apply_in_place(state, p, action)
+        if watch is not None:
+            watch(state, p, lv, view, legal, action, events)
     return state, {"spent": spent, "count": count, "worst": worst}
 
 
@@ -141,12 +157,14 @@ def play_mutations_game(job: tuple) -> dict:
     from engine.mutations.ai import policy_for as mut_policy
     from engine.mutations.ai import view_seed as mut_seed
 
-    levels, seed, divergence = job
+    levels, seed, divergence = job[:3]
+    coverage = _coverage("mutations") if job[3:] and job[3] else None
     state, times = play_seeded(MUTATIONS, mut_policy, lambda _s, _p, v: mut_seed(v), levels,
-                               seed, {"divergence": divergence})
+                               seed, {"divergence": divergence}, coverage)
     scores, lost = standings(MUTATIONS, state, len(levels), lambda r: r["lost"])
     return {"levels": levels, "seed": seed, "scores": scores, "dinos": lost,
-            "advanced": divergence, "turns": state.turn, **times}
+            "advanced": divergence, "turns": state.turn, "coverage": coverage, "silly": {},
+            **times}
 
 
 def mutations_jobs_for(hero: str, other: str, games: int, base_seed: int,
@@ -171,7 +189,9 @@ def play_climate_game(job: tuple) -> dict:
     from engine.climate.ai import policy_for as cli_policy
     from engine.climate.ai import view_seed as cli_seed
 
-    levels, seed, quick = job
+    levels, seed, quick = job[:3]
+    coverage = _coverage("climate") if job[3:] and job[3] else None
+    silly = ClimateSilly(levels) if coverage is not None else None
     # per level: the wall and the CPU time of each policy call (the CPU time is this process's
     # own, whatever else runs on the machine)
     asked: dict[str, list[tuple[float, float]]] = {}
@@ -190,11 +210,12 @@ def play_climate_game(job: tuple) -> dict:
         return Timed()
 
     state, times = play_seeded(CLIMATE, timed_policy, lambda _s, _p, v: cli_seed(v), levels,
-                               seed, {"events": True, "quick": quick})
+                               seed, {"events": True, "quick": quick}, coverage, silly)
     scores, ties = standings(CLIMATE, state, len(levels),
                              lambda r: (r["traits"], r["population"]))
     return {"levels": levels, "seed": seed, "scores": scores, "dinos": ties,
-            "advanced": quick, "turns": state.round, "asked": asked, **times}
+            "advanced": quick, "turns": state.round, "asked": asked, "coverage": coverage,
+            "silly": silly.counts if silly is not None else {}, **times}
 
 
 def climate_jobs_for(hero: str, other: str, games: int, base_seed: int,
@@ -211,6 +232,49 @@ def climate_jobs_for(hero: str, other: str, games: int, base_seed: int,
         levels[seat] = hero
         jobs.append((tuple(levels), base_seed + g, q))
     return jobs
+
+
+def _coverage(game: str):
+    from engine.ai import Coverage, strategic
+
+    return Coverage(*strategic(game))
+
+
+class ClimateSilly:
+    """Climate's plays a person would find silly (issue 22), counted per level:
+
+    * ``last_round_stop``: done in the last round's play phase while a card could still go
+      on a species as a trait (a point each) and the hand holds more cards than its
+      Intelligence species could use (2 plants a card);
+    * ``grown_starved``: a species whose population its owner grew this round and that
+      lost population to starvation at the end of that round's feeding (``starved``: every
+      species that lost population to starvation)."""
+
+    def __init__(self, levels: tuple) -> None:
+        self.levels = levels  # seat -> level
+        self.counts: dict[str, dict[str, int]] = {
+            lv: {"last_round_stop": 0, "grown_starved": 0, "starved": 0} for lv in levels}
+        self.grown: set[int] = set()  # species whose population grew this round
+
+    def __call__(self, state, p, level, view, legal, action, events) -> None:
+        kind = action["type"]
+        if kind == "grow" and action["what"] == "pop":
+            self.grown.add(action["species"])
+        if kind == "done" and view is not None and view["last"]:
+            mine = view["players"][p]
+            intel = sum((sp["pop"] + 1) // 2 for sp in mine["species"]
+                        if not sp["carnivore"] and any(
+                            t["trait"] == "intelligence" for t in sp["traits"]))
+            if any(a["type"] == "trait" for a in legal) and len(mine["cards"]) > intel:
+                self.counts[level]["last_round_stop"] += 1
+        for e in events:
+            if e["type"] == "loss" and e["cause"] == "starvation":
+                c = self.counts[self.levels[e["player"]]]
+                c["starved"] += 1
+                if e["species"] in self.grown:
+                    c["grown_starved"] += 1
+            elif e["type"] == "round_start":
+                self.grown = set()
 
 
 def summarize(name: str, hero: str, results: list[dict]) -> dict:
@@ -281,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", action="store_true", help="variant auction (EVO)")
     ap.add_argument("--game", choices=("evo", "cubosaurs", "mutations", "climate"),
                     default="evo")
+    ap.add_argument("--coverage", action="store_true",
+                    help="Random Mutations, Climate: per level, each strategic action kind "
+                         "chosen / legal (engine/ai.py) and the silly plays counted")
     ap.add_argument("--advanced", choices=("mixed", "on", "off"), default="mixed",
                     help="Cubosaurs: the advanced (DNA) rules, Random Mutations: Divergence, "
                          "Climate: the Quick game; "
@@ -334,11 +401,15 @@ def main_mutations(args) -> int:
         hero, other = MATCHUPS[key]
         all_jobs += [(key, j) for j in mutations_jobs_for(hero, other, args.games, args.seed,
                                                           args.advanced)]
+    if args.coverage:
+        all_jobs = [(key, (*j, True)) for key, j in all_jobs]
     per_key, times, wall = run_jobs(all_jobs, play_mutations_game, args.workers)
     print(f"Random Mutations AI matchups: {args.games} games each, seeds {args.seed}.., "
           f"Divergence: {args.advanced}, {args.workers} workers")
     print_mixed(args, per_key, "2..8", "plain/div")
     print_times(times, wall)
+    if args.coverage:
+        print_coverage("mutations", per_key, print)
     return 0
 
 
@@ -348,6 +419,8 @@ def main_climate(args) -> int:
         hero, other = MATCHUPS[key]
         all_jobs += [(key, j) for j in climate_jobs_for(hero, other, args.games, args.seed,
                                                         args.advanced)]
+    if args.coverage:
+        all_jobs = [(key, (*j, True)) for key, j in all_jobs]
     per_key, times, wall = run_jobs(all_jobs, play_climate_game, args.workers)
     print(f"Evolution: Climate AI matchups: {args.games} games each, seeds {args.seed}.., "
           f"Quick game: {args.advanced}, {args.workers} workers")
@@ -369,7 +442,50 @@ def main_climate(args) -> int:
                   f"p99 {1000 * cols[0][1]:6.1f} / {1000 * cols[1][1]:6.1f} ms   "
                   f"max {1000 * cols[0][2]:6.1f} / {1000 * cols[1][2]:6.1f} ms   "
                   f"({len(calls)} calls)")
+    if args.coverage:
+        print_coverage("climate", per_key, print)
     return 0
+
+
+def coverage_figures(game: str, per_key: dict) -> tuple:
+    """The coverage of every level over the games played (``--coverage``) and the silly
+    plays counted per level: (Coverage, {level: {name: count}}, games)."""
+    total = _coverage(game)
+    silly: dict[str, dict[str, int]] = {}
+    games = 0
+    for res in (r for rs in per_key.values() for r in rs):
+        games += 1
+        if res.get("coverage") is not None:
+            total.merge(res["coverage"])
+        for lv, counts in res.get("silly", {}).items():
+            out = silly.setdefault(lv, {})
+            for k, c in counts.items():
+                out[k] = out.get(k, 0) + c
+    return total, silly, games
+
+
+def print_coverage(game: str, per_key: dict, say, table: bool = True) -> None:
+    """Per level: each strategic kind chosen / legal (decisions), the figure
+    ``ai.<game>.<level>.unused_strategic`` and the silly plays."""
+    cov, silly, games = coverage_figures(game, per_key)
+    levels = [lv for lv in ("random", "fast", "strong", "expert") if lv in cov.legal]
+    if table:
+        say(f"strategic kinds, chosen / legal decisions ({games} games):")
+        say(f"  {'kind':<26}" + "".join(f"{lv:>18}" for lv in levels))
+        for kind in cov.kinds:
+            cells = []
+            for lv in levels:
+                ch, lg = cov.chosen.get(lv, {}).get(kind, 0), cov.legal.get(lv, {}).get(kind, 0)
+                mark = " !" if lg and not ch and lv != "random" else "  "
+                cells.append(f"{ch:>7} / {lg:<7}{mark}")
+            say(f"  {kind:<26}" + "".join(cells))
+    for lv in levels:
+        unused = cov.unused(lv)
+        say(f"ai.{game}.{lv}.unused_strategic {len(unused)}"
+            + (f"   ({', '.join(unused)})" if unused and lv != "random" else ""))
+    for lv in levels:
+        for k, c in sorted(silly.get(lv, {}).items()):
+            say(f"ai.{game}.{lv}.silly.{k} {c}")
 
 
 def print_mixed(args, per_key: dict, counts: str, option: str) -> None:

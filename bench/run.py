@@ -8,6 +8,8 @@
     python bench/run.py ratings    one finished game's rating update (host/ratings.py)
     python bench/run.py table      what a whole game writes to its channel (bench/table_bench.py)
     python bench/run.py replay     a whole 4-player EVO game replayed to its GIF (host/replay.py)
+    python bench/run.py ai         the AI seats' quick figures (bench/ai_matchup.py, few games):
+                                   win shares, strategic kinds unused, silly plays, decision time
 
 Machines here are shared and noisy: every figure is a median, and the render figure that
 matters is a ratio (drawing + encoding over encoding alone) measured in the same run.
@@ -221,6 +223,40 @@ def bench_table(out) -> None:
     table_bench.run(out)
 
 
+def bench_ai(out) -> None:
+    """The AI seats' quick figures, on few seeded games (one worker; ``bench/ai_matchup.py
+    --coverage`` for the full ones): for Random Mutations and Climate, the win share of
+    strong against fast seats and of fast against random seats (and the fair share), per
+    level the strategic action kinds legal but never chosen (engine/ai.py), the silly plays
+    counted and the mean and worst time per decision."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import ai_matchup as M
+
+    for game, play, jobs_for, games in (
+            ("mutations", M.play_mutations_game, M.mutations_jobs_for, 14),
+            ("climate", M.play_climate_game, M.climate_jobs_for, 15)):
+        all_jobs = []
+        for key in "bc":
+            hero, other = M.MATCHUPS[key]
+            all_jobs += [(key, (*j, True)) for j in jobs_for(hero, other, games, 1000, "mixed")]
+        per_key, times, _ = M.run_jobs(all_jobs, play, 1)
+        for key, name in (("b", "strong_vs_fast"), ("c", "fast_vs_random")):
+            sm = M.summarize(key, M.MATCHUPS[key][0], per_key[key])
+            out(f"ai.{game}.{name}.win", sm["win"], f"share ({sm['games']} games)")
+            out(f"ai.{game}.{name}.fair", sm["fair"], "share")
+        for lv in ("fast", "strong"):
+            if times["count"].get(lv):
+                out(f"ai.{game}.{lv}.decision_mean_ms",
+                    1000 * times["spent"][lv] / times["count"][lv], "ms")
+                out(f"ai.{game}.{lv}.decision_max_ms", 1000 * times["worst"][lv], "ms")
+
+        def say(line: str) -> None:
+            name, value = line.split()[:2]
+            out(name, float(value), "count")
+
+        M.print_coverage(game, per_key, say, table=False)
+
+
 def main(argv: list[str]) -> int:
     prefix = argv[0] if argv else ""
 
@@ -246,6 +282,8 @@ def main(argv: list[str]) -> int:
         bench_host(out)
     if "table".startswith(prefix[:5]) or not prefix:
         bench_table(out)
+    if "ai".startswith(prefix[:2]) or not prefix:
+        bench_ai(out)
     return 0
 
 

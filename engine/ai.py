@@ -1,5 +1,22 @@
 """AI seats for every game: one entry point for the host and the demo, and the steps every
-game's AI shares (pick the policy of a level, build the seat's view, ask it)."""
+game's AI shares (pick the policy of a level, build the seat's view, ask it).
+
+Strategic action kinds (issue 22: every level but random plays the whole game). A game lists,
+in its AI module ``engine/<kind>/ai.py``, the kinds of action a good player uses at some point
+of some game -- the rules, traits and options an AI seat must be seen to use where they are
+good:
+
+* ``STRATEGIC: dict[str, str]``: kind -> one line saying what it is (e.g. ``"split"``:
+  "Divergence: a new animal splits a species in two");
+* ``strategic_kinds(view, action) -> tuple[str, ...]``: the kinds ``action`` is, read from the
+  deciding seat's own ``view`` (an action may be of none or of several kinds).
+
+Kinds the game's AI considers never right are not listed; its module text says which and why.
+:func:`strategic` reads them (an empty table for a game that lists none) and :class:`Coverage`
+counts, per level, how often each kind was legal and how often chosen
+(``bench/ai_matchup.py --coverage``, ``python bench/run.py ai``): a kind legal but never
+chosen by a level is an ``unused_strategic`` of that level.
+"""
 
 from __future__ import annotations
 
@@ -45,3 +62,60 @@ def choose_with(rules, state: Any, player: int, level: str, policies: dict[str, 
         policy = _SHARED[key] = make_policy(level, policies)
     view = rules.view(state, player)
     return policy.choose(view, legal, seed(state, player, view))
+
+
+# --- strategic action kinds --------------------------------------------------------------------
+
+def strategic(kind: str) -> tuple[dict[str, str], Callable[[dict, dict], tuple] | None]:
+    """A game's ``(STRATEGIC, strategic_kinds)`` (see the module text); ``({}, None)`` when its
+    AI module lists none."""
+    import importlib
+
+    module = importlib.import_module(f"engine.{kind}.ai")
+    return getattr(module, "STRATEGIC", {}), getattr(module, "strategic_kinds", None)
+
+
+class Coverage:
+    """Per level and strategic kind: the decisions where the kind was legal and those where
+    it was chosen. ``record`` is called for every decision a policy is asked (more than one
+    legal action)."""
+
+    def __init__(self, kinds: dict[str, str], classify) -> None:
+        self.kinds = kinds
+        self.classify = classify
+        self.legal: dict[str, dict[str, int]] = {}
+        self.chosen: dict[str, dict[str, int]] = {}
+
+    def record(self, level: str, view: dict, legal: list[dict], chosen: dict) -> None:
+        if self.classify is None:
+            return
+        seen: set[str] = set()
+        for a in legal:
+            seen.update(self.classify(view, a))
+        if not seen:
+            return
+        lg = self.legal.setdefault(level, {})
+        for k in seen:
+            lg[k] = lg.get(k, 0) + 1
+        ch = self.chosen.setdefault(level, {})
+        for k in set(self.classify(view, chosen)):
+            ch[k] = ch.get(k, 0) + 1
+
+    def merge(self, other: Coverage) -> None:
+        for mine, theirs in ((self.legal, other.legal), (self.chosen, other.chosen)):
+            for lv, counts in theirs.items():
+                out = mine.setdefault(lv, {})
+                for k, c in counts.items():
+                    out[k] = out.get(k, 0) + c
+
+    def unused(self, level: str) -> list[str]:
+        """The strategic kinds legal for ``level`` at least once and never chosen."""
+        lg = self.legal.get(level, {})
+        ch = self.chosen.get(level, {})
+        return [k for k in self.kinds if lg.get(k, 0) and not ch.get(k, 0)]
+
+    def rows(self, level: str) -> list[tuple[str, int, int]]:
+        """(kind, chosen, legal) for every listed kind, in the game's order."""
+        lg = self.legal.get(level, {})
+        ch = self.chosen.get(level, {})
+        return [(k, ch.get(k, 0), lg.get(k, 0)) for k in self.kinds]

@@ -70,14 +70,58 @@ from engine.climate.data import (
     PENALTY_ZONES,
     SNOWS,
     SUNS,
+    TRAIT_OF,
+    TRAITS,
     ZONES,
 )
 from engine.core import Rng
 
-__all__ = ["LEVELS", "FastPolicy", "RandomPolicy", "StrongPolicy", "choose_action",
-           "policy_for", "view_seed"]
+__all__ = ["LEVELS", "STRATEGIC", "FastPolicy", "RandomPolicy", "StrongPolicy",
+           "choose_action", "policy_for", "strategic_kinds", "view_seed"]
 
 LEVELS = ("random", "fast", "strong")
+
+# The kinds of action a good player uses where they are good (engine/ai.py: every level but
+# random must choose each at least once where legal over 60 seeded games): every trait played
+# as a trait, every other play, and the feeding's choices. Not listed, as never right: a card
+# put back for the exchange in the last round (the cards drawn come after the last play
+# phase, only Intelligence could use them and any card does that); the order of green
+# traits and the food card are no kinds (every decision of their step makes one).
+STRATEGIC = {
+    **{f"trait:{t}": f"play: {t.replace('_', ' ')} played as a trait" for t in TRAITS},
+    "species_right": "play: a new species on the right of the row",
+    "species_left": "play: a new species on the left of the row",
+    "grow_pop": "play: population +1",
+    "grow_body": "play: body size +1",
+    "remove": "play: a trait card removed from a species",
+    "exchange": "play: cards put back under the deck for as many drawn",
+    "attack": "feeding: a carnivore attacks",
+    "attack_ambush": "feeding: an Ambush attacker ignores a Migratory target's defence",
+    "attack_mud": "feeding: a card discarded to attack through Mud Wallowing",
+    "intelligence": "feeding: a card for 2 plants from the bank (Intelligence)",
+    "negate": "feeding: a card cancels a defence for the next attack (Intelligence)",
+}
+
+
+def strategic_kinds(view: dict, a: dict) -> tuple[str, ...]:
+    """The strategic kinds of action ``a`` (see :data:`STRATEGIC`), read from ``view``."""
+    kind = a["type"]
+    if kind == "trait":
+        return (f"trait:{TRAIT_OF[a['card']]}",)
+    if kind == "species":
+        return (f"species_{a['side']}",)
+    if kind == "grow":
+        return (f"grow_{a['what']}",)
+    if kind == "attack":
+        out = ["attack"]
+        if "ignore" in a:
+            out.append("attack_ambush")
+        if "discard" in a:
+            out.append("attack_mud")
+        return tuple(out)
+    if kind in ("remove", "exchange", "intelligence", "negate"):
+        return (kind,)
+    return ()
 
 
 class RandomPolicy:

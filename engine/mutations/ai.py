@@ -28,10 +28,59 @@ from engine.ai import choose_with, make_policy
 from engine.core import Rng
 from engine.mutations.data import FOOD, climate_dice
 
-__all__ = ["LEVELS", "FastPolicy", "RandomPolicy", "StrongPolicy", "choose_action",
-           "policy_for", "view_seed"]
+__all__ = ["LEVELS", "STRATEGIC", "FastPolicy", "RandomPolicy", "StrongPolicy",
+           "choose_action", "policy_for", "strategic_kinds", "view_seed"]
 
 LEVELS = ("random", "fast", "strong")
+
+# The kinds of action a good player uses where they are good (engine/ai.py: every level but
+# random must choose each at least once where legal over 60 seeded games). Every action type
+# has its kind but the owed choices (which animal is eaten, lost or scavenges: no rule to
+# choose, only an animal) and the forced passes; none is never right.
+STRATEGIC = {
+    "new_species": "development: the card becomes a new species",
+    "trait": "development: the card is declared a trait of a species",
+    "animal": "development: an animal for an existing species",
+    "split": "Divergence: a new animal splits a species in two",
+    "keep_cards": "development: pass with cards left (kept for a later turn)",
+    "dark_trait": "a dark first trait kept on its species",
+    "dark_species": "a dark first trait turned into a new species",
+    "food": "feeding: a red food token",
+    "burrow": "feeding: a green token as a burrow (no attack eats the animal)",
+    "bark_beetle": "feeding: a green token eaten by an unfed Bark Beetle animal",
+    "parasite": "feeding: a parasite on another player's animal",
+    "attack": "feeding: a carnivore attacks",
+    "attack_ignoring": "an attack ignoring a trait of a Development Defects species",
+    "graze": "Grazing destroys red tokens",
+    "mimicry": "Mimicry sends an attack to another of the owner's species",
+}
+
+
+def strategic_kinds(view: dict, a: dict) -> tuple[str, ...]:
+    """The strategic kinds of action ``a`` (see :data:`STRATEGIC`), read from ``view``."""
+    kind = a["type"]
+    if kind == "develop":
+        return ({"species": "new_species"}.get(a["use"], a["use"]),)
+    if kind == "pass":
+        mine = view["players"][view["viewer"]]
+        return ("keep_cards",) if view["phase"] == "development" and mine["deck"] else ()
+    if kind == "dark":
+        return ("dark_trait",) if a["play"] == "trait" else ("dark_species",)
+    if kind == "burrow":
+        _, sp, an = _animals(view)[a["animal"]]
+        tr = sp["all_traits"]
+        beetle = "bark_beetle" in tr and "obligate_carnivore" not in tr and not an["fed"]
+        return ("bark_beetle",) if beetle else ("burrow",)
+    if kind == "attack":
+        return ("attack", "attack_ignoring") if "ignore" in a else ("attack",)
+    if kind == "graze":
+        return ("graze",) if a["count"] else ()
+    if kind == "redirect":
+        pend = view["pending"]
+        return ("mimicry",) if pend and a["target"] != pend["target"] else ()
+    if kind in ("food", "parasite"):
+        return (kind,)
+    return ()
 
 
 class RandomPolicy:
