@@ -63,22 +63,23 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         for seat in game.awaiting():
             legal = rules.legal_actions(state, seat)
             kinds = {a["type"] for a in legal}
+            key = game.key_for(seat)  # another player's loss choice leaves it as it is
             if "end" in kinds:
-                items.append(ActButton(game.id, game.seq, {"type": "end"}, t("bot.btn_end", lang),
+                items.append(ActButton(game.id, key, {"type": "end"}, t("bot.btn_end", lang),
                                         discord.ButtonStyle.success))
                 buttons += 1
             hatch = [a for a in legal if a["type"] == "hatch"]
             if hatch and len(hatch) <= MAX_SELECT:
                 options = [discord.SelectOption(label=a["region"], value=encode_action(a))
                            for a in hatch]
-                items.append(ActSelect(game.id, game.seq, seat, options,
+                items.append(ActSelect(game.id, key, seat, options,
                                        t("bot.select_hatch", lang)))
             lose = [a for a in legal if a["type"] == "lose"]
             if lose and len(lose) <= MAX_SELECT:
                 options = [discord.SelectOption(
                     label=t("bot.select_option_lose", lang, regions=", ".join(a["regions"])),
                     value=encode_action(a)) for a in lose]
-                items.append(ActSelect(game.id, game.seq, seat, options,
+                items.append(ActSelect(game.id, key, seat, options,
                                        t("bot.select_lose", lang, player=names[seat]),
                                        tag="lose"))
             if "bid" in kinds:
@@ -91,7 +92,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
                     low = min(a["amount"] for a in bids)
                     if held is None:
                         label = t("bot.btn_bid_free", lang, gene=gene_name(gene, lang))
-                        items.append(ActButton(game.id, game.seq,
+                        items.append(ActButton(game.id, key,
                                                {"type": "bid", "gene": slot, "amount": low},
                                                label))
                         continue
@@ -100,16 +101,16 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
                         if any(a["amount"] == amount for a in bids):
                             label = t("bot.btn_bid_raise", lang, gene=gene_name(gene, lang),
                                       step=extra, amount=amount)
-                            items.append(ActButton(game.id, game.seq,
+                            items.append(ActButton(game.id, key,
                                                    {"type": "bid", "gene": slot,
                                                     "amount": amount}, label))
             if "first" in kinds:  # MOI D'ABORD, played face up: play first in this phase?
-                items.append(ActButton(game.id, game.seq, {"type": "first", "go": True},
+                items.append(ActButton(game.id, key, {"type": "first", "go": True},
                                        t("bot.btn_first_go", lang), discord.ButtonStyle.success))
-                items.append(ActButton(game.id, game.seq, {"type": "first", "go": False},
+                items.append(ActButton(game.id, key, {"type": "first", "go": False},
                                        t("bot.btn_first_keep", lang)))
             if "pass" in kinds:
-                items.append(ActButton(game.id, game.seq, {"type": "pass"},
+                items.append(ActButton(game.id, key, {"type": "pass"},
                                        t("bot.btn_pass", lang)))
         items.append(HandButton(game.id, lang))
         return items
@@ -317,7 +318,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         plays = [a for a in game.rules.legal_actions(game.state, seat) if a["type"] == "play"]
         names = game.names()
         for a in plays[:MAX_CHOICES]:
-            buttons.add_item(ActButton(game.id, game.seq, a, play_label(a, names, lang),
+            buttons.add_item(ActButton(game.id, game.key_for(seat), a, play_label(a, names, lang),
                                        discord.ButtonStyle.primary))
         if hand:
             embed.set_footer(text=t("bot.hand_playable" if plays else "bot.hand_none_playable",

@@ -386,8 +386,11 @@ class GameRules(Protocol):
     #     per step.
     # def decision_key(self, state, player) -> int
     #     Changes whenever what ``player`` may decide changes (any public change, their own
-    #     secret move), never on another player's secret move: a button drawn for ``player``
-    #     carries it, so one player's choice leaves the others' menus valid.
+    #     secret move), never on another player's secret move, nor on another player's move
+    #     inside a simultaneous step that leaves ``player``'s choice as it was (EVO's loss
+    #     choices: public, but one player's dinos change nobody else's choice): a button
+    #     drawn for ``player`` carries it, so one player's choice leaves the others' menus
+    #     valid.
     #
     # Optional, for the host's Undo (a player takes back their own last move):
     #

@@ -134,6 +134,8 @@ SPOILED_SAVES = [
     ("move", "a seat twice", _edit(lambda d: d["seats"][1].update(id=d["seats"][0]["id"]))),
     ("move", "a negative generator", _set(("rng",), -1)),
     ("move", "turn 0", _set(("turn",), 0)),
+    ("move", "a decision key too few", _edit(lambda d: d["keys"].pop())),
+    ("move", "a negative step", _set(("step",), -1)),
     ("move", "an auction out of phase 6", _set(("auction",), {
         "genes": [], "bids": [], "queue": [], "pending": None, "out": [], "can_pass": False})),
     ("choose", "more losses than dinos at risk", _edit(lambda d: d["pending"].__setitem__(
@@ -164,3 +166,18 @@ def test_a_save_that_does_not_hold_together_is_corrupt(moment, what, spoil):
     EVO.from_json(data)  # the save itself loads
     with pytest.raises(CorruptState):
         EVO.from_json(spoil(data))
+
+
+def test_a_save_from_before_the_position_keys_loads_with_keys_no_old_button_has():
+    """A version-1 save (before ``step`` and ``keys``) is brought up to date at load: its
+    keys start above any action count, so a button drawn with the old position number never
+    matches a key."""
+    from engine.evo.state import OLD_SAVE_KEYS
+
+    data = saves_from_games(3, False, seed=3)["choose"]
+    old = {k: v for k, v in data.items() if k not in ("step", "keys")}
+    old["version"] = 1
+    state = EVO.from_json(old)
+    assert state.step == OLD_SAVE_KEYS and state.keys == [OLD_SAVE_KEYS] * 3
+    assert [EVO.decision_key(state, p) for p in range(3)] == [OLD_SAVE_KEYS] * 3
+    assert EVO.to_json(state)["version"] == EVO.to_json(EVO.from_json(data))["version"]

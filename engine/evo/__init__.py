@@ -58,6 +58,16 @@ class EvoGame:
     def to_act(self, state: EvoState) -> list[int]:
         return rules.to_act(state)
 
+    def step_key(self, state: EvoState) -> int:
+        """The public step: moves on with every action (the turn timer runs per step)."""
+        return state.step
+
+    def decision_key(self, state: EvoState, player: int) -> int:
+        """What a button drawn for ``player`` is bound to: it moves on with every action,
+        except another player's loss choice in survival (the players choose at the same
+        moment: one's choice leaves the others' menus valid)."""
+        return state.keys[player]
+
     def card_window(self, state: EvoState, player: int) -> bool:
         """True when a card window is open and ``player`` is the one asked in it."""
         return rules.card_window(state, player)

@@ -26,6 +26,7 @@ GENE_SET = frozenset(BAG_KINDS)
 MAX_POINTS = 999  # far more mutation points than a game can give (bids are listed up to them)
 MAX_TURNS = 99
 MAX_STEPS = 99
+MAX_KEY = 2**53  # the position keys count actions: far more than any game makes
 # effects of the cards in force this turn, by kind of value
 FLAGS = frozenset({"climate_card", "climate_set", "no_combat", "no_births", "rate", "calm"})
 PLAYER_LISTS = frozenset({"motivation", "maousse", "grand_frere", "pthermolactyl",
@@ -107,6 +108,8 @@ def _check_table(state: EvoState) -> None:
         _fail("bad options")
     if type(state.seed) is not int or not _is_int(state.rng, 0, 2**64 - 1):
         _fail("bad seed or generator")
+    if not _is_int(state.step, 0, MAX_KEY) or not _ints(state.keys, n, 0, MAX_KEY):
+        _fail("bad position keys")
 
 
 def _check_flow(state: EvoState) -> None:

@@ -256,6 +256,7 @@ def new_game(seats: list[Seat], seed: int, options: dict | None = None,
     s.climate = D["climate"]["start"]
     s.meteor = D["meteorite"]["start"][str(n)]
     s.lost = [0] * n
+    s.keys = [0] * n
     events = EventLog([{"type": "game_start", "players": n, "variant": s.options["variant"],
                         "starts": [b.names[starts[p]] for p in range(n)]}])
     events.observer = observer
@@ -487,8 +488,21 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
         raise IllegalAction("nothing_to_do")
     if kind != "play" and state.window is None:
         state.retrievable = None
+    _bump_keys(state, p, kind == "lose" and any(x is not None for x in state.pending))
     _advance(state, events)
     return events
+
+
+def _bump_keys(state: EvoState, p: int, own_only: bool) -> None:
+    """The position moved on (``step``); so did what every player may decide (``keys``),
+    except after a loss choice that leaves the others still choosing theirs: another
+    player's dinos taken off change nobody else's choice, so only ``p``'s key moves (their
+    menus stay valid: the players choose their losses at the same moment)."""
+    state.step += 1
+    if own_only:
+        state.keys[p] += 1
+    else:
+        state.keys = [k + 1 for k in state.keys]
 
 
 def _not_your_turn(state: EvoState, p: int) -> list[dict]:

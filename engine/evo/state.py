@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core import CorruptState, SavedState, json_copy
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Phases of a turn. OVER marks a finished game.
 INITIATIVE, CLIMATE, MOVEMENT, BIRTHS, SURVIVAL, EVOLUTION, OVER = 1, 2, 3, 4, 5, 6, 7
@@ -35,7 +35,7 @@ class EvoState(SavedState):
         "seats", "options", "seed", "rng", "turn", "phase", "stage", "order", "climate",
         "meteor", "occ", "mp", "genes", "hands", "locked", "deck", "discard", "bag",
         "gene_discard", "effects", "window", "cur", "steps", "births", "newborn", "pending",
-        "lost", "auction", "result", "retrievable", "history",
+        "lost", "auction", "result", "retrievable", "history", "step", "keys",
     )
 
     def __init__(self) -> None:
@@ -72,6 +72,11 @@ class EvoState(SavedState):
         # public record of what happened in the current turn (climate roll, cards played);
         # reset at the start of each turn
         self.history: dict = {}
+        # the position's keys (the contract's step_key/decision_key): ``step`` moves on every
+        # action, ``keys[p]`` whenever what ``p`` may decide may have changed (every action,
+        # except another player's loss choice while ``p`` still chooses theirs)
+        self.step = 0
+        self.keys: list[int] = []
 
     @property
     def n(self) -> int:
@@ -83,8 +88,27 @@ class EvoState(SavedState):
             setattr(s, name, json_copy(getattr(self, name)))
         return s
 
+    @classmethod
+    def from_json(cls, data):
+        return super().from_json(upgrade(data))
+
     def check_loaded(self) -> None:
         n = len(self.seats)
-        if not 3 <= n <= 5 or any(len(x) != n
-                                  for x in (self.mp, self.genes, self.hands, self.locked)):
+        if not 3 <= n <= 5 or any(len(x) != n for x in (self.mp, self.genes, self.hands,
+                                                         self.locked, self.keys)):
             raise CorruptState("EVO state has inconsistent player lists")
+
+
+# A save of version 1 (before the keys) gets keys above any action count it may have been
+# drawn with: a button bound to the old position number never matches a key again.
+OLD_SAVE_KEYS = 1 << 20
+
+
+def upgrade(data):
+    """A save of an earlier schema version, brought to this one (anything else as it is)."""
+    if not isinstance(data, dict) or data.get("kind") != EvoState.KIND:
+        return data
+    if data.get("version") == 1 and isinstance(data.get("seats"), list):
+        data = dict(data, version=2, step=OLD_SAVE_KEYS,
+                    keys=[OLD_SAVE_KEYS] * len(data["seats"]))
+    return data

@@ -19,6 +19,7 @@ _PUBLIC = (
     "seats", "options", "turn", "phase", "stage", "order", "climate", "meteor", "occ", "mp",
     "genes", "locked", "discard", "gene_discard", "effects", "window", "cur", "steps",
     "births", "newborn", "pending", "lost", "auction", "result", "retrievable", "history",
+    "step", "keys",
 )
 
 
