@@ -7,7 +7,7 @@ import pytest
 
 from engine.core import Seat
 from engine.mutations import MUTATIONS as G
-from engine.mutations.ai import choose_action, policy_for, view_seed
+from engine.mutations.ai import LEVELS, choose_action, policy_for, view_seed
 from engine.mutations.view import determinize
 
 
@@ -37,19 +37,31 @@ def test_every_level_plays_legal_moves_to_the_end(levels, divergence):
     assert G.is_over(state) and {"develop", "pass"} <= kinds
 
 
-def test_same_view_same_choice_whatever_the_hidden_cards():
-    state = G.new_game(seats(3), 21)
-    for _ in range(12):  # some way into the game
+@pytest.mark.parametrize("divergence", [False, True])
+def test_same_view_same_choice_whatever_the_hidden_cards(divergence):
+    """Every level (engine.mutations.ai.LEVELS) chooses the same in the same public position
+    with other hidden cards (the personal decks and the main deck reversed, the animals'
+    faces swapped), at positions all through a game."""
+    state = G.new_game(seats(3), 21, {"divergence": divergence})
+    checked = 0
+    step = 0
+    while not G.is_over(state) and checked < 8:
         p = G.to_act(state)[0]
+        step += 1
+        if step % 9 == 0 and len(G.legal_actions(state, p)) > 1:
+            other = state.clone()
+            other.decks = [list(reversed(d)) for d in other.decks]
+            other.main = list(reversed(other.main))
+            faces = [a for row in other.rows for sp in row for a in sp["animals"]]
+            cards = [a["card"] for a in faces]
+            for a, c in zip(faces, cards[1:] + cards[:1], strict=True):
+                a["card"] = c
+            assert G.view(state, p) == G.view(other, p)
+            for level in LEVELS:
+                assert choose_action(G, state, p, level) == choose_action(G, other, p, level)
+            checked += 1
         G.apply_in_place(state, p, choose_action(G, state, p, "fast"))
-    p = G.to_act(state)[0]
-    other = state.clone()
-    # the same public position with other hidden cards: the personal decks reversed
-    other.decks = [list(reversed(d)) for d in other.decks]
-    other.main = list(reversed(other.main))
-    assert G.view(state, p) == G.view(other, p)
-    for level in ("random", "fast", "strong"):
-        assert choose_action(G, state, p, level) == choose_action(G, other, p, level)
+    assert checked >= 6
 
 
 def test_determinize_is_consistent_with_the_view():
@@ -92,3 +104,38 @@ def test_strong_beats_fast_most_of_the_time():
         rank = {r["player"]: r["rank"] for r in state.result}
         wins += 1.0 if rank[me] < rank[1 - me] else 0.5 if rank[me] == rank[1 - me] else 0.0
     assert wins / games >= 0.75
+
+
+def coverage_of(games: int, n: int = 4, seed: int = 500):
+    """Seeded games (Divergence on) of fast seats and one strong seat moving round the
+    table: the strategic kinds each level chose / had legal (engine.ai.Coverage)."""
+    from engine.ai import Coverage, strategic
+
+    cov = Coverage(*strategic("mutations"))
+    for g in range(games):
+        levels = ["fast"] * n
+        levels[g % n] = "strong"
+        state = G.new_game(seats(n), seed + g, {"divergence": True})
+        while not G.is_over(state):
+            p = G.to_act(state)[0]
+            legal = G.legal_actions(state, p)
+            action = choose_action(G, state, p, levels[p])
+            assert action in legal
+            if len(legal) > 1:
+                cov.record(levels[p], G.view(state, p), legal, action)
+            G.apply_in_place(state, p, action)
+    return cov
+
+
+def test_fast_and_strong_use_divergence_animals_and_dark_traits():
+    """Issue 22: fast never split a species (Divergence), never added an animal to a
+    species, and both levels turned every dark first trait into a new species. Over a few
+    seeded games each is chosen where legal (strong keeps a dark trait more rarely: a
+    Bark Beetle or Development Defects when food is short; bench/ai_matchup.py
+    --coverage counts it over more games)."""
+    cov = coverage_of(6)
+    fast, strong = cov.chosen["fast"], cov.chosen["strong"]
+    for kind in ("split", "animal", "dark_trait", "new_species", "trait"):
+        assert cov.legal["fast"].get(kind) and fast.get(kind), (kind, cov.rows("fast"))
+    for kind in ("split", "animal"):
+        assert cov.legal["strong"].get(kind) and strong.get(kind), (kind, cov.rows("strong"))

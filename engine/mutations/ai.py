@@ -7,15 +7,21 @@ AI cannot know the card it is about to turn. ``seed`` comes from the view alone
 
 * :class:`RandomPolicy`: a uniformly random legal action.
 * :class:`FastPolicy`: development grows the population up to what the expected food share
-  (the climate dice's mean over the players, plus what the carnivores may catch) can feed,
-  then plays traits on species of one animal, then passes; feeding completes the hungriest
+  (the climate dice's mean over the players, plus what the carnivores may catch) can feed
+  (a new species; an animal under a species whose trait cards a spare keeps or whose guards
+  protect it; with Divergence, a split of a guarded or carnivore species, whose new species
+  keeps those traits and may take its own), then plays traits on species of one animal,
+  then passes; a dark first trait stays on its species when it is cheap there (Bark Beetle,
+  Development Defects on an unguarded species, Extremophile or Metabolic Syndrome late) and
+  becomes a new species when food can follow; feeding completes the hungriest
   animal closest to fed, attacks the most valuable unprotected opponent species (avoiding
   Poisonous and Running when it can), protects threatened animals with burrows, and puts
   parasites on the leader's biggest species; owed choices give up the least valuable animal.
 * :class:`StrongPolicy`: keeps its cards for the last turn (before it, the population only
   grows to what the food can keep; a card played earlier is mostly lost before the end), then
   plays the whole deck as traits on the species cheapest to feed plus a spare animal under
-  each species with traits; feeds the animal whose food saves the most points, and aims
+  each species with traits (with Divergence, a split of a guarded species rather than a new
+  bare species; a dark first trait becomes an animal only with food to spare); feeds the animal whose food saves the most points, and aims
   attacks and parasites at the points they destroy.
 """
 
@@ -110,12 +116,19 @@ def _value(sp: dict) -> float:
     return 2 * len(sp["animals"]) + sum(1 + FOOD[t] for t in sp["traits"])
 
 
+# traits that keep a species' animals from attacks (inherited by a species split from it)
+GUARDS = frozenset({"swimming", "poisonous", "running", "high_body_weight", "burrowing",
+                    "mimicry"})
+
+
 def _carnivore(sp: dict) -> bool:
     return "carnivore" in sp["all_traits"] or "obligate_carnivore" in sp["all_traits"]
 
 
 class FastPolicy:
     greed = 1.25  # animals kept per expected food token of the share
+    spare = 0.4  # an animal rather than a new species, under traits worth keeping
+    diverge = 0.3  # a split rather than an animal, for a species with guards or Carnivore
 
     def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
         return max(legal, key=lambda a: (self.score(view, a), -legal.index(a)))
@@ -128,7 +141,7 @@ class FastPolicy:
         if kind in ("develop", "pass") and view["phase"] == "development":
             return self.develop(view, mine, a)
         if kind == "dark":
-            return 1.0 if a["play"] == "species" else 0.0
+            return self.dark(view, mine, a)
         if kind == "graze":
             hunger = sum(sp["need"] - a2["red"] - a2["blue"] for sp in mine["species"]
                          for a2 in sp["animals"] if not a2["fed"]
@@ -165,9 +178,45 @@ class FastPolicy:
             base = 1.5 - 0.4 * len(sp["all_traits"])
             return base + (1.0 if view["last"] else 0.0)
         # an animal for the species (or a split): worth it while food can follow
+        if room < sp["need"]:
+            return -1.5
         good = 0.5 * len(sp["all_traits"]) - sp["need"] + 1
         bonus = 0.3 if "extremophile" in sp["all_traits"] else 0
-        return (1.8 + 0.1 * good - bonus) if room >= sp["need"] else -1.5
+        v = 1.8 + 0.1 * good - bonus
+        guarded = bool(GUARDS.intersection(sp["all_traits"]))
+        if use == "animal":
+            # a spare animal keeps the species' trait cards when one animal is lost, and an
+            # animal of a guarded species is safer than a new bare species
+            if _trait_points(sp) >= 2 or guarded:
+                v += self.spare
+            return v
+        # Divergence: the new species keeps the old one's traits (its guards, its Carnivore)
+        # and may take traits of its own; a species of one animal keeps taking traits too
+        if guarded or _carnivore(sp):
+            v += self.diverge + (0.2 if len(sp["animals"]) == 1 and _trait_points(sp) < 2 else 0.0)
+        return v
+
+    def dark(self, view: dict, mine: dict, a: dict) -> float:
+        """A dark first trait: kept on its species (its points, no food) or a new species
+        (an animal: 2 points and a card a turn, if it can be fed)."""
+        animals = sum(len(sp["animals"]) for sp in mine["species"])
+        room = self.target_animals(view, mine) - animals
+        if a["play"] == "species":
+            return 2.0 if room >= 1 else 0.5
+        pend = view["pending"]
+        t = pend["trait"]
+        sp = next((x for x in mine["species"] if x["id"] == pend["species"]), None)
+        if sp is None:
+            return -5.0
+        if t == "bark_beetle":  # a point, and green tokens feed it
+            return 1.8
+        if t == "development_defects":  # a point; attackers may ignore one of its guards
+            return 1.0 - (1.0 if GUARDS.intersection(sp["all_traits"]) else 0.0)
+        if t == "extremophile":  # a point; each later animal of the species costs a card
+            return 1.2 if view["last"] or mine["deck"] <= 1 else -1.0
+        if t == "metabolic_syndrome":  # 3 points, but its animals need 2 food more
+            return 2.5 if view["last"] and room >= 3 and len(sp["animals"]) == 1 else -1.0
+        return -1.0
 
     def feed(self, view, me, mine, a, species, animals) -> float:
         kind = a["type"]
@@ -222,6 +271,8 @@ class StrongPolicy(FastPolicy):
     """
 
     greed = 1.0
+    spare = 0.0  # before the last turn an animal or a split is fast's, without its bonuses
+    diverge = -1.0
 
     # --- development ---------------------------------------------------------------------
 
@@ -242,7 +293,20 @@ class StrongPolicy(FastPolicy):
             return 2.5 - 0.4 * len(sp["all_traits"]) - 0.6 * (sp["need"] - 1)
         if use == "animal" and self.wants_spare(mine, sp):
             return 5.0 + _trait_points(sp)
+        if use == "split" and sp["need"] == 1 and GUARDS.intersection(sp["all_traits"]):
+            # Divergence: a new species that keeps the guards, at no food more
+            room = self.target_animals(view, mine) - sum(len(x["animals"])
+                                                         for x in mine["species"])
+            return 2.1 if room >= 1 else 0.6
         return FastPolicy.develop(self, view, mine, a)
+
+    def dark(self, view: dict, mine: dict, a: dict) -> float:
+        """Fast's reading; on the last turn a new animal counts only if the feeding ends
+        with it fed (no card comes of it any more), so it needs food to spare."""
+        if view["last"] and a["play"] == "species":
+            animals = sum(len(sp["animals"]) for sp in mine["species"])
+            return 2.0 if self.target_animals(view, mine) - animals >= 2 else 0.5
+        return FastPolicy.dark(self, view, mine, a)
 
     @staticmethod
     def wants_spare(mine: dict, sp: dict) -> bool:
