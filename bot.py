@@ -19,44 +19,26 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
+import re
 import sys
-import tomllib
 from pathlib import Path
 
-DEFAULT_CONFIG = Path("config.toml")
 NO_TOKEN = (
     "No Discord token: set DISCORD_TOKEN or [discord] token in config.toml "
     "(see config.example.toml). Without a token, try the offline demo: python bot.py demo evo"
 )
+# Discord unreachable at start (network down, DNS failing, Discord's servers failing): the
+# seconds waited before each new attempt (5 min 15 s in all); then Darwin gives up, exit 1.
+CONNECT_RETRY_DELAYS = (5, 10, 20, 40, 80, 160)
+
+log = logging.getLogger("darwin")
 
 
 def load_config(path: Path | None) -> dict:
-    """The configuration file merged over the example's defaults; DISCORD_TOKEN,
-    DARWIN_DATABASE, DARWIN_SHARD_COUNT and DARWIN_SHARD_IDS win (shards are checked by
-    ``host.shards.shard_plan``)."""
-    here = Path(__file__).resolve().parent
-    with open(here / "config.example.toml", "rb") as f:
-        config = tomllib.load(f)
-    chosen = path or (DEFAULT_CONFIG if DEFAULT_CONFIG.exists() else None)
-    if chosen is not None:
-        with open(chosen, "rb") as f:
-            for section, values in tomllib.load(f).items():
-                config.setdefault(section, {}).update(values)
-    token = os.environ.get("DISCORD_TOKEN")
-    if token:
-        config["discord"]["token"] = token
-    database = os.environ.get("DARWIN_DATABASE")
-    if database:
-        config["storage"]["database"] = database
-    for variable, key in (("DARWIN_SHARD_COUNT", "shard_count"), ("DARWIN_SHARD_IDS", "shard_ids")):
-        value = os.environ.get(variable)
-        if value is not None and value.strip():
-            config["discord"][key] = value
-    url = os.environ.get("DATABASE_URL")  # a PostgreSQL server instead of the SQLite file
-    if url:
-        config["storage"]["database_url"] = url
-    return config
+    """The configuration, checked (configuration.py): ConfigError lists every fault."""
+    from configuration import load_config as load
+
+    return load(path)
 
 
 async def check_storage(config: dict) -> None:
@@ -69,16 +51,9 @@ async def check_storage(config: dict) -> None:
 
 
 def run_bot(config: dict) -> int:
-    token = config["discord"].get("token", "").strip()
+    token = config["discord"]["token"].strip()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
-        return 2
-    from host.shards import ShardConfigError, shard_plan
-
-    try:  # the shards this process runs: checked before anything else is opened
-        shard_plan(config["discord"])
-    except ShardConfigError as exc:
-        print(exc, file=sys.stderr)
         return 2
     logging.basicConfig(level=config["logging"]["level"],
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -89,25 +64,75 @@ def run_bot(config: dict) -> int:
     except StoreError as exc:
         print(exc, file=sys.stderr)
         return 2
-    from cogs.bot import DarwinBot  # imported late: the demo must not need discord.py
-
-    bot = DarwinBot(config)
-    bot.freeze_after_start = True
     try:
-        bot.run(token, log_handler=None)
+        return asyncio.run(start_bot(config, token))
     except StoreError as exc:  # the database cannot be used: say so in one sentence
         print(exc, file=sys.stderr)
         return 2
-    return 0
+    except KeyboardInterrupt:
+        return 0
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Does this failure to start mean that Discord cannot be reached (for now)?"""
+    import aiohttp
+    import discord
+
+    return isinstance(exc, (OSError, TimeoutError, aiohttp.ClientConnectionError,
+                            discord.GatewayNotFound, discord.DiscordServerError))
+
+
+async def start_bot(config: dict, token: str) -> int:
+    """Log in and run until the bot is closed (0). Discord unreachable: one sentence, a new
+    bot after each of ``CONNECT_RETRY_DELAYS``, then 1; a refused token: one sentence, 2."""
+    import discord
+
+    from cogs.bot import DarwinBot  # imported late: the demo must not need discord.py
+
+    # a game bot never joins a voice channel: no warning at every start that voice support
+    # (PyNaCl, davey) is not installed
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+    delays = list(CONNECT_RETRY_DELAYS)
+    for attempt in range(1, len(delays) + 2):
+        bot = DarwinBot(config)
+        bot.freeze_after_start = True
+        try:
+            async with bot:
+                await bot.start(token)
+            return 0
+        except discord.LoginFailure as exc:
+            log.error("Discord refused the token (%s): check DISCORD_TOKEN or [discord] token "
+                      "in config.toml; Darwin did not start.", exc)
+            return 2
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+            reason = str(exc) or type(exc).__name__
+            if attempt > len(delays):
+                log.error("Discord could not be reached in %d attempts over %g s (%s): Darwin "
+                          "gives up; check the network and DNS, then start it again.",
+                          attempt, sum(delays), reason)
+                return 1
+            log.warning("Discord cannot be reached (%s): check the network and DNS; trying "
+                        "again in %g s (attempt %d of %d).", reason, delays[attempt - 1],
+                        attempt, len(delays) + 1)
+            await asyncio.sleep(delays[attempt - 1])
+    return 1
 
 
 def chosen_database(args: argparse.Namespace) -> str | None:
     """``--db`` (a SQLite file or a postgresql:// URL) or the configured store; None (and a
     sentence) when it names a SQLite file that does not exist."""
+    from configuration import ConfigError
     from store import configured_target
     from store.pg import is_url
 
-    database = args.db or configured_target(load_config(args.config))
+    try:
+        database = args.db or configured_target(load_config(args.config))
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return None
     if not is_url(database) and not Path(database).exists():
         print(f"No database at {database}", file=sys.stderr)
         return None
@@ -181,6 +206,15 @@ def run_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def for_migrate(sentence: str) -> str:
+    """A store's sentence as ``bot.py migrate`` says it: the store was named by --from or
+    --to (not database_url), and what did not happen is the copy (not Darwin's start)."""
+    sentence = sentence.replace("database_url (or DATABASE_URL)", "the --from or --to URL")
+    sentence = sentence.replace("fix database_url", "fix the URL")
+    stripped = re.sub(r"[\s;:.]*Darwin did not start\.?$", "", sentence)
+    return sentence if stripped == sentence else stripped + "; nothing was copied."
+
+
 def run_migrate(args: argparse.Namespace) -> int:
     """``bot.py migrate``: every row of one store copied into an empty one (store/copy.py);
     prints the counts. Exit status 0, or 2 with a sentence (nothing written)."""
@@ -190,7 +224,7 @@ def run_migrate(args: argparse.Namespace) -> int:
     try:
         counts = asyncio.run(copy_between(args.source, args.target))
     except StoreError as exc:
-        print(exc, file=sys.stderr)
+        print(for_migrate(str(exc)), file=sys.stderr)
         return 2
     print(", ".join(f"{table} {count}" for table, count in counts.items()))
     return 0
@@ -206,11 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_arguments(demo_parser)
     replay_parser = sub.add_parser(
         "replay", help="a stored game as an animated GIF, rebuilt from its seed and action log")
-    replay_parser.add_argument("game_id", type=int, metavar="GAME_ID")
+    replay_parser.add_argument("game_id", type=int, metavar="GAME_ID",
+                               help="the game's number (/darwin history lists them; "
+                                    "the games table's id)")
     replay_parser.add_argument("--db", help="a SQLite file or a postgresql:// URL (default: "
                                             "the configured database)")
     replay_parser.add_argument("--out", type=Path, help="the GIF (default: replay-GAME_ID.gif)")
-    replay_parser.add_argument("--lang", default="en", choices=["en", "it", "fr"])
+    replay_parser.add_argument("--lang", default="en", choices=["en", "it", "fr"],
+                               help="the language of the frames' captions (default: en)")
     ratings_parser = sub.add_parser("ratings", help="the players' ratings (openskill)")
     ratings_parser.add_argument("--rebuild", action="store_true",
                                 help="recompute every rating from the stored results")
@@ -231,10 +268,14 @@ def main(argv: list[str] | None = None) -> int:
         return demo.main(args)
     if args.command == "replay":
         return run_replay(args)
-    if args.config is not None and not args.config.exists():
-        print(f"Configuration file not found: {args.config}", file=sys.stderr)
+    from configuration import ConfigError
+
+    try:  # every key checked before anything starts (exit 2: one sentence per fault)
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
         return 2
-    return run_bot(load_config(args.config))
+    return run_bot(config)
 
 
 if __name__ == "__main__":

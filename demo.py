@@ -13,6 +13,7 @@ same files.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from engine import Seat, game_kinds, get_game
@@ -87,8 +88,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, choices=range(2, 9),
                         metavar="{2..8}",
                         help="EVO: 3-5, Cubosaurs: 2-5, Random Mutations: 2-8, Climate: 2-6")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=Path("demo-out"))
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the game's seed: the same seed gives the same game and files "
+                             "(default: 1)")
+    parser.add_argument("--out", type=Path, default=Path("demo-out"), metavar="DIR",
+                        help="the folder for the images and log.txt (default: demo-out; its "
+                             "old images are removed)")
     parser.add_argument("--level", choices=["random", "fast", "strong"], default="fast",
                         help="AI level of every seat")
     parser.add_argument("--variant", action="store_true", help="EVO: variant auction")
@@ -101,10 +106,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Evolution: Climate: no climate event cards")
     parser.add_argument("--quick", action="store_true",
                         help="Evolution: Climate: the Quick game (always with 6 players)")
-    parser.add_argument("--lang", default="en", choices=["en", "it", "fr"])
+    parser.add_argument("--lang", default="en", choices=["en", "it", "fr"],
+                        help="the language of the log and the images (default: en)")
+
+
+# The options that belong to one game (dest -> (flag, game)); the others take none of them.
+GAME_OPTIONS = {"variant": ("--variant", "evo"), "advanced": ("--advanced", "cubosaurs"),
+                "no_interactive": ("--no-interactive", "cubosaurs"),
+                "divergence": ("--divergence", "mutations"),
+                "no_events": ("--no-events", "climate"), "quick": ("--quick", "climate")}
+
+
+def misplaced_options(args: argparse.Namespace) -> list[str]:
+    """A sentence for each option given that belongs to another game than ``args.game``."""
+    out = []
+    for dest, (flag, game) in GAME_OPTIONS.items():
+        if getattr(args, dest, False) and game != args.game:
+            own = [f for f, g in GAME_OPTIONS.values() if g == args.game]
+            takes = f"{args.game} takes {' and '.join(own)}" if own else \
+                f"{args.game} takes none of the game options"
+            out.append(f"demo: {flag} is an option of {game}, not of {args.game} ({takes}).")
+    return out
 
 
 def main(args: argparse.Namespace) -> int:
+    refused = misplaced_options(args)
+    if refused:
+        print("\n".join(refused), file=sys.stderr)
+        return 2
     if args.game == "evo":
         options = {"variant": args.variant}
     elif args.game == "mutations":

@@ -86,14 +86,21 @@ def postgres_cluster():
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Darwin under load over real sockets")
-    parser.add_argument("--guilds", type=int, default=1000)
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--shards", type=int, default=1)
-    parser.add_argument("--processes", type=int, default=1)
-    parser.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--guilds", type=int, default=1000,
+                        help="fake servers created (default: 1000)")
+    parser.add_argument("--games", type=int, default=2000,
+                        help="Cubosaurs games opened over the servers (default: 2000)")
+    parser.add_argument("--shards", type=int, default=1,
+                        help="Discord shards in all (default: 1)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes sharing the shards, 1 to --shards (default: 1)")
+    parser.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite",
+                        help="one SQLite file, or a throwaway PostgreSQL cluster (default: "
+                             "sqlite)")
     parser.add_argument("--rate", type=float, default=50.0, help="interactions per second")
     parser.add_argument("--seconds", type=float, default=120.0, help="the run's time limit")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the seed of the games and of the players' choices (default: 1)")
     parser.add_argument("--ais", type=int, default=1, help="AI seats per game")
     parser.add_argument("--rate-limit-share", type=float, default=0.05,
                         help="share of REST calls answered 429 (callbacks excepted)")

@@ -145,6 +145,34 @@ class _Opening:
             await self._store.close()
 
 
+
+def _cannot_open(name: str, exc: BaseException) -> StoreError:
+    """The sentence for a SQLite file that cannot be opened: a permission problem (the
+    folder or the file cannot be written by this user) is told as one, not as damage."""
+    path = Path(name).absolute()
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # the nearest folder that exists: where creating failed
+    who = f"this user (uid {os.getuid()})" if hasattr(os, "getuid") else "this user"
+    fix = ("give the user running Darwin write permission on {what}, or set [storage] "
+           "database (or DARWIN_DATABASE) to a path it may write; Darwin did not start.")
+    if path.is_dir():
+        return StoreError(f"The database {name} is a folder, not a file: set [storage] database "
+                          f"(or DARWIN_DATABASE) to a file's path; Darwin did not start.")
+    if not os.access(folder, os.W_OK | os.X_OK) or (
+            isinstance(exc, OSError) and not path.exists()):
+        return StoreError(f"The database {name} cannot be created or written: {who} may not "
+                          f"write in the folder {folder} ({exc}); "
+                          + fix.format(what="that folder (SQLite writes its -wal and -shm "
+                                            "files there too)"))
+    if (path.exists() and not os.access(path, os.R_OK | os.W_OK)) or "readonly" in str(exc):
+        return StoreError(f"The database {name} cannot be written: {who} may not write the "
+                          f"file ({exc}), or its file system is read-only: "
+                          + fix.format(what="the file and its folder"))
+    return StoreError(f"The database {name} cannot be opened ({exc}): if the file is damaged, "
+                      f"keep a copy and restore a backup.")
+
+
 class Store:
     """Games, their actions and results. Create with ``await Store.open(path)``."""
 
@@ -188,14 +216,20 @@ class Store:
                              f"{'.'.join(map(str, MIN_SQLITE))} or newer")
         name = os.fspath(path)
         memory = name == ":memory:"
+        connection = None
         try:
             if not memory:
                 Path(name).parent.mkdir(parents=True, exist_ok=True)
-            db = await aiosqlite.connect(name, isolation_level=None,
-                                         timeout=busy_timeout_ms / 1000)
+            connection = aiosqlite.connect(name, isolation_level=None,
+                                           timeout=busy_timeout_ms / 1000)
+            db = await connection
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"The database {name} cannot be opened ({exc}): if the file is damaged, "
-                             f"keep a copy and restore a backup.") from exc
+            # aiosqlite's thread still has to stop: wait for it, or it calls back into an
+            # event loop that asyncio.run has closed ("Event loop is closed")
+            thread = getattr(connection, "_thread", None)
+            if thread is not None and thread.is_alive():
+                await asyncio.to_thread(thread.join, 5)
+            raise _cannot_open(name, exc) from exc
         try:
             db.text_factory = _text
             await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
@@ -214,8 +248,7 @@ class Store:
         except BaseException as exc:
             await db.close()
             if isinstance(exc, sqlite3.Error):
-                raise StoreError(f"The database {name} cannot be opened ({exc}): if the file is "
-                                 f"damaged, keep a copy and restore a backup.") from exc
+                raise _cannot_open(name, exc) from exc
             raise
         if version != found:
             log.info("database %s migrated from schema version %d to %d", name, found, version)
