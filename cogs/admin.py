@@ -6,8 +6,9 @@ move) are for players (their wording and buttons are in ``cogs/community.py``). 
 settings show`` lists the server's settings with their defaults; ``/darwin settings set``
 changes one or more; ``/darwin settings reset`` gives one back its default. They apply to the
 games created afterwards (the host checks and stores them; a lobby records what it opened
-with). The settings commands check Manage Server when they run (``need_manage_server``), and
-``sync`` that the bot's owner asks.
+with). The settings commands check Manage Server when they run (``need_manage_server``).
+``/darwin-sync`` (the slash commands synced now) is a command of its own, shown only to
+administrators and refused to anyone but the bot's owner.
 """
 
 from __future__ import annotations
@@ -71,9 +72,16 @@ class Admin(commands.Cog):
     settings = app_commands.Group(name="settings", parent=darwin,
                                   description="This server's settings for new games")
 
-    @darwin.command(name="sync", description="Sync the slash commands now (bot owner only)")
+    # The owner's tool, apart from /darwin (whose commands every member sees): a top-level
+    # command that Discord shows only to a server's administrators (default permissions;
+    # a server may change that in its Integrations settings), and that refuses anyone but
+    # the bot's owner when it runs.
+    @app_commands.command(name="darwin-sync",
+                          description="Sync the slash commands now (bot owner only)")
+    @app_commands.default_permissions()
+    @app_commands.guild_only()
     async def sync(self, interaction: discord.Interaction) -> None:
-        if not await _is_owner(interaction):  # everyone sees /darwin: checked here
+        if not await _is_owner(interaction):  # an administrator who is not the owner
             await send_ephemeral(interaction, refusal(HostError("not_owner"),
                                                       reader_lang(interaction)))
             return

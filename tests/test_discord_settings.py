@@ -5,6 +5,7 @@ a restart."""
 from __future__ import annotations
 
 import discord
+import pytest
 
 from cogs.admin import SETTING_NAMES
 from cogs.bot import DarwinBot
@@ -113,10 +114,29 @@ async def test_a_member_without_manage_server_is_refused(simcord_env, locales): 
                              ("darwin settings reset", {"setting": "turn_timer"})):
         r = await ann.slash(channel, command, **options)
         assert r.ephemeral and reply_text(r) == t("bot.error.need_manage_server", "fr")
-    r = await ann.slash(channel, "darwin sync")  # the bot's owner only
-    assert r.ephemeral and reply_text(r) == t("bot.error.not_owner", "fr")
     assert env.bot.host.cached_settings(guild.id) == ServerSettings()
     assert await env.bot.store.guild_settings(guild.id) == {}
+
+
+async def test_the_owners_sync_is_shown_to_administrators_only(simcord_env, locales):  # noqa: F811
+    """/darwin-sync is a command of its own (not under /darwin, which every member sees):
+    Discord shows it to administrators only (default permissions "0"), and it refuses
+    anyone but the bot's owner when it runs."""
+    from simcord import SetupError
+
+    env = simcord_env
+    guild, channel, mods, people = server(env)
+    darwin = env.backend.find_command("darwin", None)
+    assert all(c["name"] != "sync" for c in darwin.get("options", []))
+    assert int(env.backend.find_command("darwin-sync", None)["default_member_permissions"]) == 0
+    for name in ("ann", "boss"):  # a member; Manage Server is not enough either
+        with pytest.raises(SetupError, match="not visible"):
+            await people[name].slash(channel, "darwin-sync")
+    admin = guild.add_member(env.create_user("root"), roles=[
+        guild.create_role("root", permissions=discord.Permissions(administrator=True))])
+    locales[admin.id] = "fr"
+    r = await admin.slash(channel, "darwin-sync")
+    assert r.ephemeral and reply_text(r) == t("bot.error.not_owner", "fr")
 
 
 async def test_bad_values_are_refused_in_the_askers_language(simcord_env, locales):  # noqa: F811
