@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine.climate import CLIMATE as G
-from engine.climate.ai import StrongPolicy, choose_action, policy_for, view_seed
+from engine.climate.ai import LEVELS, StrongPolicy, choose_action, policy_for, view_seed
 from engine.climate.view import determinize
 from tests.test_climate_helpers import seats
 from tests.test_climate_properties import hidden_variant
@@ -61,7 +61,7 @@ def test_same_view_same_choice_whatever_the_hidden_cards(options):
         for p in G.to_act(state)[:2]:
             other = hidden_variant(state, p, rnd)
             assert G.view(other, p) == G.view(state, p)
-            levels = ("random", "fast", "strong") if count % 3 == 0 else ("random", "fast")
+            levels = LEVELS if count % 3 == 0 else ("random", "fast")
             for level in levels:
                 assert choose_action(G, state, p, level) == choose_action(G, other, p, level)
             count += 1
@@ -164,3 +164,55 @@ def test_strong_work_is_bounded_whatever_the_player_count(monkeypatch):
             assert action in legal
             G.apply_in_place(state, p, action)
     assert most["food"] >= 3 and most["play"] >= 10
+
+
+def coverage_of(games: int, n: int = 3, seed: int = 4100):
+    """Seeded games of fast seats and one strong seat moving round the table (every other
+    one Quick): the strategic kinds each level chose / had legal (engine.ai.Coverage), and
+    per level the silly plays (bench/ai_matchup.py's ClimateSilly)."""
+    import sys
+    from pathlib import Path
+
+    from engine.ai import Coverage, strategic
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from ai_matchup import ClimateSilly
+
+    cov = Coverage(*strategic("climate"))
+    silly = None
+    for g in range(games):
+        levels = ["fast"] * n
+        levels[g % n] = "strong"
+        watch = ClimateSilly(tuple(levels))
+        state = G.new_game(seats(n), seed + g, {"quick": g % 2 == 1})
+        while not G.is_over(state):
+            p = G.to_act(state)[0]
+            legal = G.legal_actions(state, p)
+            action = choose_action(G, state, p, levels[p])
+            assert action in legal
+            view = None
+            if len(legal) > 1:
+                view = G.view(state, p)
+                cov.record(levels[p], view, legal, action)
+            watch(state, p, levels[p], view, legal, action, G.apply_in_place(state, p, action))
+        if silly is None:
+            silly = watch.counts
+        else:
+            for lv, counts in watch.counts.items():
+                for k, c in counts.items():
+                    silly[lv][k] += c
+    return cov, silly
+
+
+def test_fast_hunts_grows_and_exchanges_and_feeds_what_it_grows():
+    """Issue 22: fast never played Carnivore (so never attacked), almost never grew a body
+    size, never exchanged cards, and 90 % of its starvation losses hit a species it grew
+    that same round. Over a few seeded games each is used
+    where legal, and fewer than half of fast's starvation losses follow its own growth."""
+    cov, silly = coverage_of(6)
+    for kind in ("trait:carnivore", "attack", "grow_body", "exchange"):
+        assert cov.legal["fast"].get(kind) and cov.chosen["fast"].get(kind), \
+            (kind, cov.rows("fast"))
+    fast = silly["fast"]
+    assert fast["grown_starved"] * 2 <= fast["starved"], fast
+    assert silly["strong"]["last_round_stop"] == 0, silly

@@ -8,14 +8,21 @@ show, so an AI never knows them. ``seed`` comes from the view alone (:func:`view
 * :class:`RandomPolicy`: a uniformly random legal action.
 * :class:`FastPolicy`: the food card is the hand card least worth keeping, with the icons
   that push the climate towards the zone that costs its species least (and the others most);
-  the play phase spends cards one by one on the best of a new species (while there are few),
-  population (up to what the expected food can feed), body size (against carnivores and the
-  climate), a trait for its effect here (protections against the climate coming, defences
-  when carnivores are about, Foraging / Cooperation / Long Neck for plant eaters, one
-  Carnivore on a big species when prey abound), then stops; feeding attacks the prey giving
+  the play phase spends cards one by one on the best of a new species (while there are few;
+  on the left of the row when a Warning Call there would guard it), population (only while
+  the plants coming, shared among the players by their takes per feeding turn, feed one
+  more with half a plant to spare: :func:`food_outlook`; a carnivore, a prey a head),
+  body size (against carnivores and the climate; a carnivore's, to reach more prey), a trait
+  for its effect here (protections against the climate coming, defences when carnivores
+  are about, Foraging / Cooperation / Long Neck for plant eaters, Carnivore on a species of
+  body 2 or more with no plant eater's trait when prey abound and it has few carnivores,
+  Pack Hunting and Ambush on its carnivores), a trait taken off (Heavy Fur where the heat
+  is coming, a Carnivore with no prey), then puts back the cards no species of its can
+  take (the exchange; not in the last round) and stops; feeding attacks the prey giving
   the most meat at the least cost (Horns, Mud Wallowing, its own species), feeds the hungry
   species that gains most (Foraging, Cooperation), uses Intelligence when the Watering Hole
-  cannot feed everyone, and stores fat.
+  cannot feed everyone, cancels a defence with Intelligence for a hungry carnivore with no
+  other prey, and stores fat.
 * :class:`StrongPolicy`: the food card and every play-phase move are chosen on a model of
   the round worked out from the view alone (no hidden card is guessed): the zones the
   marker may reach (the icons of its own food card, each unknown one a sun or a snowflake
@@ -42,7 +49,11 @@ show, so an AI never knows them. ``seed`` comes from the view alone (:func:`view
   own, about 25 ms timed alone, up to 55 on a busy machine). Green order: the fast rules;
   feeding: the fast rules, but a Nocturnal species is fed first (its feeding is free) and
   Intelligence is used once the Watering Hole is empty (for the hungry, for 2 of room, or
-  for anything in the last round). (The food card alone checked ahead by playing the round
+  for anything in the last round). The model also weighs taking Heavy Fur or a hungry
+  Carnivore off; the fast rules choose the side of a new species and the exchange once the
+  model stops, and in the last round a trait is played rather than cards kept beyond what
+  its Intelligence species can use (the model may run out of work before it weighs them).
+  (The food card alone checked ahead by playing the round
   out with the fast rules on determinized states won about 0.3 of the games against fast
   seats for a fair 0.29, at up to seconds a decision; this model wins 0.91 of them:
   ``bench/ai_matchup.py --game climate``.)
@@ -68,6 +79,7 @@ from engine.climate.data import (
     MAX_POP,
     NUM,
     PENALTY_ZONES,
+    PLANTS,
     SNOWS,
     SUNS,
     TRAIT_OF,
@@ -203,16 +215,121 @@ CARNIVORE = {"pack_hunting": 1.6, "ambush": 1.0, "intelligence": 1.0, "fat_tissu
              "fertile": 0.6, "carnivore": -9.0}
 DEFENCE = ("hard_shell", "climbing", "burrowing", "horns", "defensive_herding", "symbiosis",
            "warning_call", "cooling_frills", "mud_wallowing")
+PLANT_ONLY = frozenset({"foraging", "long_neck", "cooperation", "intelligence", "nocturnal"})
+MEAN_PLANTS = sum(PLANTS.values()) / len(PLANTS)  # an unknown food card's plants
+
+
+def _prey(view: dict, me: int, body: int, pop: int, at) -> list[dict]:
+    """Other players' species a carnivore of ``body`` (``pop``, traits ``at``) could attack
+    (the blockers that do not depend on the round: size, Hard Shell, Cooling Frills,
+    Climbing, Defensive Herding; Horns' cost is the feeding's business)."""
+    size = body + (pop if "pack_hunting" in at else 0)
+    out = []
+    for p, row in enumerate(view["players"]):
+        if p == me:
+            continue
+        for t in row["species"]:
+            tt = _traits(t)
+            extra = (SHELL if "hard_shell" in tt else 0) + (FRILLS if "cooling_frills" in tt
+                                                             else 0)
+            if size <= t["body"] + extra:
+                continue
+            if "climbing" in tt and "climbing" not in at:
+                continue
+            if "defensive_herding" in tt and pop <= t["pop"]:
+                continue
+            out.append(t)
+    return out
+
+
+def food_outlook(view: dict, me: int, extra: int = 0) -> tuple[float, float]:
+    """(food ``me``'s plant eaters may expect this round, their demand with ``extra``
+    population more): the Watering Hole
+    and the food cards coming (the unknown ones at the box's mean) with the zone's modifier,
+    shared among the players by their takes per feeding turn and their demand (after the
+    climate's losses in the zone now); Long Neck and Migratory's food from the bank."""
+    zone = view["climate"]["index"]
+    wh = view["watering_hole"]
+    cards = 0.0
+    for fc in view["food_cards"]:
+        if fc is not None:
+            cards += fc["plants"] if fc.get("card") else MEAN_PLANTS
+    total = cards + view["climate"]["plants"][zone]
+    if total > 0 and not view["events"]["meteor"]:
+        wh += total
+    elif total < 0:
+        wh = max(0.0, wh + total)
+    rates, demand = [], []
+    bank = 0.0
+    for p, row in enumerate(view["players"]):
+        r = d = 0.0
+        sps = row["species"]
+        for i, sp in enumerate(sps):
+            tr = _traits(sp)
+            if "carnivore" in tr:
+                continue
+            pop = max(0, sp["pop"] - zone_loss(zone, sp))
+            d += max(0, pop - sp["food"] - (FEEDING["hibernation"] if "hibernation" in tr
+                                            else 0))
+            take = 1 + (1 if "foraging" in tr else 0) + \
+                (1 if "cooperation" in tr and i + 1 < len(sps) else 0)
+            r = max(r, take) + (1 if "nocturnal" in tr else 0)
+            if p == me and pop:
+                bank += (1 if "long_neck" in tr else 0) + (1 if "migratory" in tr else 0)
+        rates.append(r)
+        demand.append(d + (extra if p == me else 0))
+    alloc = [0.0] * len(rates)
+    active = [q for q in range(len(rates)) if rates[q] > 0 and demand[q] > 0]
+    plants = float(wh)
+    while plants > 1e-9 and active:
+        tot = sum(rates[q] for q in active)
+        nxt = []
+        give = plants
+        for q in active:
+            g = give * rates[q] / tot
+            if alloc[q] + g >= demand[q]:
+                plants -= demand[q] - alloc[q]
+                alloc[q] = demand[q]
+            else:
+                alloc[q] += g
+                plants -= g
+                nxt.append(q)
+        if len(nxt) == len(active):
+            break
+        active = nxt
+    return alloc[me] + bank, demand[me]
 
 
 class FastPolicy:
+    margin = 0.5  # food to spare before the population grows
+
     def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
         best, best_v = legal[0], None
+        hunting = None
         for a in legal:
-            v = self.score(view, a)
+            if a["type"] == "negate":
+                if hunting is None:  # the carnivores with an attack on another player open
+                    me = view["viewer"]
+                    hunting = {x["species"] for x in legal if x["type"] == "attack"
+                               and x["target"] // 1000 - 1 != me}
+                v = self.negate_value(view, a, hunting)
+            else:
+                v = self.score(view, a)
             if best_v is None or v > best_v + 1e-9:
                 best, best_v = a, v
         return best
+
+    def negate_value(self, view: dict, a: dict, hunting: set) -> float:
+        """Intelligence cancels a trait for a carnivore's next attack (a card): worth it for a
+        hungry carnivore with no attack on another player open and a card to spare, the
+        target's body coming back as meat."""
+        me = view["viewer"]
+        sp = _species(view)[a["species"]][2]
+        if a["species"] in hunting or not sp["hungry"] or len(
+                view["players"][me]["cards"]) < 2:
+            return -2.0
+        return 3.0 - self.keep_value(view, me, next(
+            c for c in view["players"][me]["cards"] if c["card"] == a["card"]))
 
     # a number per action: higher is better
     def score(self, view: dict, a: dict) -> float:
@@ -266,11 +383,7 @@ class FastPolicy:
         else:
             v = 0.3
         if t == "carnivore" and not carn:
-            prey = [x for p, row in enumerate(view["players"]) if p != me
-                    for x in row["species"] if x["body"] < sp["body"]]
-            carns = sum(1 for x in view["players"][me]["species"] if "carnivore" in _traits(x))
-            v = 1.5 if (len(prey) >= 2 and sp["body"] >= 3 and not carns
-                        and not {"foraging", "long_neck", "cooperation"} & set(have)) else -2.0
+            v = self.carnivore_value(view, me, sp)
         # the climate: now and one zone either way
         if t in COLD or t in HEAT or t in HEAT_PENALTY:
             before = sum(zone_loss(z, sp, have) for z in (zone - 1, zone, zone + 1)
@@ -280,33 +393,62 @@ class FastPolicy:
             v += 0.8 * (before - after)
         return v
 
+    def carnivore_value(self, view: dict, me: int, sp: dict) -> float:
+        """Carnivore on ``sp`` (not one yet): good on a species of body 2 or more (or 1,
+        with a card left to grow it) with no plant eater's trait, when prey abound and the
+        player has no carnivore yet (or one for every three species)."""
+        mine = view["players"][me]
+        have = _traits(sp)
+        carns = sum(1 for x in mine["species"] if "carnivore" in _traits(x))
+        body = max(sp["body"], 2)
+        prey = _prey(view, me, body, sp["pop"], set(have) | {"carnivore"})
+        ok = (len(prey) >= 2 and carns <= len(mine["species"]) // 3 - (1 if carns else 0)
+              and not PLANT_ONLY.intersection(have)
+              and (sp["body"] >= 2 or len(mine["cards"]) >= 2))
+        return 1.2 + 0.15 * min(len(prey), 6) if ok else -2.0
+
     def play(self, view: dict, me: int, a: dict) -> float:
         kind = a["type"]
         mine = view["players"][me]
         if kind == "done":
             return 0.0
-        if kind in ("remove", "exchange"):
-            return -5.0
+        if kind == "remove":
+            return self.remove_value(view, me, a)
         card = next(c for c in mine["cards"] if c["card"] == a["card"])
         spend = self.keep_value(view, me, card)
+        if kind == "exchange":
+            # once nothing else is worth a card: a card no species of mine can take as a
+            # trait, for a card drawn (not in the last round: the cards come after its play)
+            return 0.05 if spend <= 0.6 + 1e-9 and not view["last"] else -5.0
         species = {sp["id"]: sp for sp in mine["species"]}
         last = view["last"]
         zone = view["climate"]["index"]
-        share = _share(view)
         if kind == "species":
-            if a["side"] == "left":
-                return -5.0
             want = 2 if view["round"] <= 1 else 3
-            return (2.2 if len(species) < want else 0.3 if last else -0.5) - 0.3 * spend
+            v = (2.2 if len(species) < want else 0.3 if last else -0.5) - 0.3 * spend
+            # a Warning Call at the left end protects a neighbour; a Cooperation (or a
+            # Warning Call) at the right end feeds (protects) one on the right
+            row = mine["species"]
+            left = bool(row) and "warning_call" in _traits(row[0]) and not (
+                {"cooperation", "warning_call"} & set(_traits(row[-1])))
+            return v + (0.1 if (a["side"] == "left") == left else -0.1)
         sp = species[a["species"]]
         have = _traits(sp)
+        carn = "carnivore" in have
         if kind == "trait":
             v = 1.0 + self.trait_effect(view, me, sp, card["trait"])
             return v + (0.5 if last else 0.0)
         if a["what"] == "pop":
-            feedable = sp["pop"] < (share + 1.5 if "carnivore" not in have else 3)
+            if carn:  # a prey a head, and one to spare
+                feedable = sp["pop"] + 1 < min(4, len(_prey(view, me, sp["body"], sp["pop"],
+                                                            have)))
+            else:  # the plants coming, shared by the players' takes: enough for one more?
+                got, need = food_outlook(view, me, 1)
+                feedable = got >= need + self.margin
             loss = zone_loss(zone, sp)
-            v = (1.8 if feedable else 0.4) + (0.6 if loss >= sp["pop"] else 0.0)
+            if not feedable:
+                return -0.6
+            v = 1.8 + (0.6 if loss >= sp["pop"] else 0.0)
             return v + (0.6 if last else 0.0) - 0.5 * spend
         # body size
         threats = [c for _, c in _carnivores(view, me)
@@ -316,9 +458,29 @@ class FastPolicy:
         climate = sum(zone_loss(z, sp) - zone_loss(z, grown) for z in (zone, zone + 1, zone - 1)
                       if 0 <= z < len(ZONES))
         v = 0.3 + (1.3 if threats else 0.0) + 0.7 * climate
-        if "carnivore" in have:
-            v += 1.2 if sp["body"] < 5 else 0.2
+        if carn:  # a carnivore grows to reach more prey (of body 1 it reaches none)
+            now = len(_prey(view, me, sp["body"], sp["pop"], have))
+            more = len(_prey(view, me, sp["body"] + 1, sp["pop"], have)) - now
+            v += 2.0 if now == 0 and more else 1.2 if more else 0.2
         return v - 0.5 * spend - (0.8 if last else 0.0)
+
+    def remove_value(self, view: dict, me: int, a: dict) -> float:
+        """A trait card taken off (its point lost): Heavy Fur where the heat is coming, a
+        Carnivore with no prey left (it may eat plants again)."""
+        sp = next(x for x in view["players"][me]["species"] if x["id"] == a["species"])
+        t = TRAIT_OF[a["card"]]
+        have = _traits(sp)
+        if t == "heavy_fur":
+            zone = view["climate"]["index"]
+            rest = [x for x in have if x != t]
+            harm = sum(w * (zone_loss(z, sp, have) - zone_loss(z, sp, rest))
+                       for z, w in ((zone - 1, 0.25), (zone, 0.5), (zone + 1, 0.25))
+                       if 0 <= z < len(ZONES))
+            return 1.5 * harm - 1.0
+        if t == "carnivore" and not _prey(view, me, sp["body"], sp["pop"], have) \
+                and view["watering_hole"] + 2 >= sp["pop"]:
+            return 0.5 * sp["pop"] - 0.4
+        return -5.0
 
     # --- feeding ---------------------------------------------------------------------------
     def feed(self, view: dict, me: int, a: dict) -> float:
@@ -333,7 +495,7 @@ class FastPolicy:
             negated = {g["trait"] for g in view["negated"] if g["species"] == att["id"]}
             traits -= negated
             meat = min(tgt["body"], att["pop"] - att["food"])
-            v = 6.0 + meat
+            v = 6.0 + meat + (0.01 if "ignore" in a else 0.0)  # Ambush: ignoring never hurts
             if "horns" in traits:
                 v -= 2.5 if att["pop"] > 1 else 8.0
             if "discard" in a:
@@ -786,8 +948,43 @@ class StrongPolicy(FastPolicy):
             if view["phase"] == "food":
                 return self.choose_food(view, legal)
             if view["phase"] == "play":
-                return self.choose_play(view, legal)
+                best, work = self.choose_play(view, legal)
+                return self.tidy(view, legal, best), work
         return FastPolicy.choose(self, view, legal, seed), 0
+
+    def tidy(self, view: dict, legal: list[dict], best: dict) -> dict:
+        """What the model leaves to the fast rules: the side of a new species (a Warning
+        Call at the left end), stopping (a trait rather than cards kept in the last round,
+        beyond what Intelligence can use; else the cards no species can take exchanged)."""
+        me = view["viewer"]
+        kind = best["type"]
+        if kind == "species":
+            other = dict(best, side="left" if best["side"] == "right" else "right")
+            if other in legal and FastPolicy.play(self, view, me, other) > \
+                    FastPolicy.play(self, view, me, best):
+                return other
+            return best
+        if kind != "done":
+            return best
+        mine = view["players"][me]
+        if view["last"]:
+            intel = sum(-(-(sp["pop"] - sp["food"]) // 2) for sp in mine["species"]
+                        if not sp["carnivore"] and "intelligence" in _traits(sp))
+            if len(mine["cards"]) > intel:
+                traits = [(FastPolicy.play(self, view, me, a), i, a)
+                          for i, a in enumerate(legal) if a["type"] == "trait"]
+                if traits:
+                    v, _, a = max(traits, key=lambda t: (t[0], -t[1]))
+                    if v > 0.5:
+                        return a
+            return best
+        swaps = [(FastPolicy.play(self, view, me, a), i, a)
+                 for i, a in enumerate(legal) if a["type"] == "exchange"]
+        if swaps:
+            v, _, a = max(swaps, key=lambda t: (t[0], -t[1]))
+            if v > 0:
+                return a
+        return best
 
     # --- valuing a position -------------------------------------------------------------
     def rounds_left(self, view: dict) -> int:
@@ -982,6 +1179,8 @@ class StrongPolicy(FastPolicy):
                     cands.append((-3.0 if a["what"] == "pop" else -1.0, len(cands), a))
             elif k == "species" and a["card"] == cheapest and a["side"] == "right":
                 cands.append((-3.0, len(cands), a))
+            elif k == "remove" and FastPolicy.remove_value(self, view, me, a) > -1.0:
+                cands.append((-2.0, len(cands), a))  # Heavy Fur in the heat, a hungry Carnivore
         cands.sort(key=lambda c: c[:2])
         moves = []
         for _, order, a in cands:
@@ -994,11 +1193,18 @@ class StrongPolicy(FastPolicy):
                 mine[i] = self._with_trait(mine[i], cards[a["card"]]["trait"])
             elif k == "grow":
                 mine[idx[a["species"]]][POP if a["what"] == "pop" else BODY_] += 1
+            elif k == "remove":
+                i = idx[a["species"]]
+                x = mine[i]
+                mine[i] = _mk(x[POP], x[BODY_], x[FOOD], x[FAT], x[TR] - {TRAIT_OF[a["card"]]},
+                              x[NT] - 1)
             else:
                 mine.append(_mk(1, 1, 0, 0, (), 0))
             rr = rnds
-            if k == "trait" and mine[idx[a["species"]]][CARN] and not carn_any:
-                rr = self.rounds(view, r2, me, odds, plants)  # a first carnivore
+            if (k == "trait" and mine[idx[a["species"]]][CARN] and not carn_any) or (
+                    k == "remove" and carn_any and not any(
+                        sp[CARN] for row in r2 for sp in row)):
+                rr = self.rounds(view, r2, me, odds, plants)  # a first or no carnivore
             moves.append((order, a, r2, rr))
         if len(moves) > self.shortlist and len(rnds) > 1:
             # many moves: each weighed first on the likeliest zone alone, the best few then
@@ -1011,7 +1217,8 @@ class StrongPolicy(FastPolicy):
                 if work + 1 + reserve > self.max_work:
                     break
                 work += 1
-                v = self.value(view, [(1.0, rr[0][1])], r2, h - 1, left) - stop
+                spent = 0 if a["type"] == "remove" else 1
+                v = self.value(view, [(1.0, rr[0][1])], r2, h - spent, left) - stop
                 first.append((-v, order, a, r2, rr))
             first.sort(key=lambda c: c[:2])
             moves = [m[1:] for m in first[:self.shortlist]]
@@ -1019,7 +1226,7 @@ class StrongPolicy(FastPolicy):
             if work + len(rr) > self.max_work:
                 break
             work += len(rr)
-            v = self.value(view, rr, r2, h - 1, left)
+            v = self.value(view, rr, r2, h - (0 if a["type"] == "remove" else 1), left)
             if best is None or v > bv + 1e-9:
                 best, bv = a, v
         if best is None:
