@@ -37,8 +37,18 @@ def test_every_level_plays_legal_moves_to_the_end(levels, divergence):
     assert G.is_over(state) and {"develop", "pass"} <= kinds
 
 
+@pytest.fixture
+def quick_expert(monkeypatch):
+    """The expert level (IS-MCTS) on a small budget, new policy objects for the test."""
+    from engine import ai as shared
+    from engine.mutations import ai as mut_ai
+
+    monkeypatch.setattr(mut_ai.ExpertPolicy, "iterations", 24)
+    monkeypatch.setattr(shared, "_SHARED", {})
+
+
 @pytest.mark.parametrize("divergence", [False, True])
-def test_same_view_same_choice_whatever_the_hidden_cards(divergence):
+def test_same_view_same_choice_whatever_the_hidden_cards(divergence, quick_expert):
     """Every level (engine.mutations.ai.LEVELS) chooses the same in the same public position
     with other hidden cards (the personal decks and the main deck reversed, the animals'
     faces swapped), at positions all through a game."""
@@ -139,3 +149,23 @@ def test_fast_and_strong_use_divergence_animals_and_dark_traits():
         assert cov.legal["fast"].get(kind) and fast.get(kind), (kind, cov.rows("fast"))
     for kind in ("split", "animal"):
         assert cov.legal["strong"].get(kind) and strong.get(kind), (kind, cov.rows("strong"))
+
+
+def test_expert_searches_from_its_view_and_plays_to_the_end(quick_expert):
+    """The expert level (engine/search.py: IS-MCTS over worlds determinized from its own
+    view, rollouts cut at the end of the turn) plays legal moves to the end, and decides
+    the same when asked again (its iterations and seed fix it)."""
+    from engine.mutations.ai import ExpertPolicy
+
+    state, kinds = play(["expert", "fast"], 11, divergence=True)
+    assert G.is_over(state) and {"develop", "pass"} <= kinds
+    state = G.new_game(seats(3), 8)
+    for _ in range(15):
+        p = G.to_act(state)[0]
+        G.apply_in_place(state, p, choose_action(G, state, p, "fast"))
+    p = G.to_act(state)[0]
+    v, legal = G.view(state, p), G.legal_actions(state, p)
+    ex = ExpertPolicy()
+    first = ex.choose(v, legal, view_seed(v))
+    assert first in legal and ex.search.stats["iterations"] == 24
+    assert ExpertPolicy().choose(v, legal, view_seed(v)) == first

@@ -28,6 +28,7 @@ AI cannot know the card it is about to turn. ``seed`` comes from the view alone
 from __future__ import annotations
 
 import json
+import math
 import zlib
 
 from engine.ai import choose_with, make_policy
@@ -37,7 +38,7 @@ from engine.mutations.data import FOOD, climate_dice
 __all__ = ["LEVELS", "STRATEGIC", "FastPolicy", "RandomPolicy", "StrongPolicy",
            "choose_action", "policy_for", "strategic_kinds", "view_seed"]
 
-LEVELS = ("random", "fast", "strong")
+LEVELS = ("random", "fast", "strong", "expert")  # expert: not offered by the host yet
 
 # The kinds of action a good player uses where they are good (engine/ai.py: every level but
 # random must choose each at least once where legal over 60 seeded games). Every action type
@@ -412,7 +413,51 @@ def _has_prey(view: dict, sp: dict) -> bool:
     return False
 
 
-POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy}
+# --- expert: information-set MCTS (engine/search.py) ------------------------------------------
+
+DECK_WORTH = 0.7  # a card kept in a personal deck: a trait or an animal to come
+
+
+def evaluate(state) -> list[float]:
+    """Each player's worth of a position (the searcher's cut rollouts): points now plus the
+    cards kept, against the best other player's, squashed to 0..1."""
+    from engine.mutations.rules import score
+
+    n = state.n
+    vals = [score(state, p)["total"] + DECK_WORTH * len(state.decks[p]) for p in range(n)]
+    out = []
+    for p in range(n):
+        best = max(vals[q] for q in range(n) if q != p)
+        out.append(0.5 + 0.5 * math.tanh((vals[p] - best) / 8.0))
+    return out
+
+
+def turn_over(start, state) -> bool:
+    """The searcher's horizon: the turn the search began in is over (or the game)."""
+    return state.turn != start.turn or state.phase == "over"
+
+
+class ExpertPolicy:
+    """IS-MCTS from the seat's own view (engine/search.py): worlds from ``determinize``,
+    random rollouts cut at the end of the turn and scored by :func:`evaluate`. ``iterations``
+    (deterministic) and ``seconds`` (wall clock) bound each decision."""
+
+    iterations: int | None = 200
+    seconds: float | None = None
+
+    def __init__(self) -> None:
+        from engine.mutations import MUTATIONS
+        from engine.search import ISMCTS
+
+        self.search = ISMCTS(MUTATIONS, evaluate, turn_over, iterations=self.iterations,
+                             seconds=self.seconds)
+
+    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
+        return self.search.choose(view, legal, seed)
+
+
+POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy,
+            "expert": ExpertPolicy}
 
 
 def policy_for(level: str):
