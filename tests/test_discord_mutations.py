@@ -79,7 +79,7 @@ async def perform(env, channel, user, game, seat, action, k, used):
         used.add("pass command")
         return await user.slash(channel, "mutations pass")
     if kind == "develop" and action["use"] == "species":
-        if by_hand:
+        if by_hand or "species button" not in used:  # the button at least once
             used.add("species button")
             return await user.click(msg, label=t("mutations.bot.btn_species"))
         used.add("species command")
