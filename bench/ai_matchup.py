@@ -25,6 +25,7 @@ of the games unless ``--advanced on|off`` (6 players are always Quick)):
 * (a) 1 strong vs 2-4 random seats (Cubosaurs: 1-4)
 * (b) 1 strong vs 2-4 fast seats (Cubosaurs: 1-4)
 * (c) 1 fast vs 2-4 random seats (Cubosaurs: 1-4)
+* (d) Random Mutations: 1 expert (IS-MCTS, ``--iterations`` per decision) vs strong seats
 
 A win is a first place (EVO: ties broken by dinos; Cubosaurs: by the last round's score;
 Random Mutations: by the cards lost from the game; Climate: by trait cards, then population); a
@@ -51,6 +52,7 @@ MATCHUPS = {
     "a": ("strong", "random"),
     "b": ("strong", "fast"),
     "c": ("fast", "random"),
+    "d": ("expert", "strong"),  # Random Mutations only: the IS-MCTS searcher (engine/search.py)
 }
 
 
@@ -329,7 +331,7 @@ def run_jobs(all_jobs: list, play, workers: int) -> tuple[dict[str, list[dict]],
 def print_times(times: dict, wall: float) -> None:
     spent, count, worst = times["spent"], times["count"], times["worst"]
     print("time per decision:")
-    for lv in ("random", "fast", "strong"):
+    for lv in ("random", "fast", "strong", "expert"):
         if count.get(lv):
             print(f"  {lv:<7} mean {1000 * spent[lv] / count[lv]:8.3f} ms   max "
                   f"{1000 * worst[lv]:7.1f} ms   ({count[lv]} decisions)")
@@ -345,6 +347,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", action="store_true", help="variant auction (EVO)")
     ap.add_argument("--game", choices=("evo", "cubosaurs", "mutations", "climate"),
                     default="evo")
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="Random Mutations: the expert level's iterations per decision")
     ap.add_argument("--coverage", action="store_true",
                     help="Random Mutations, Climate: per level, each strategic action kind "
                          "chosen / legal (engine/ai.py) and the silly plays counted")
@@ -396,6 +400,10 @@ def main_cubosaurs(args) -> int:
 
 
 def main_mutations(args) -> int:
+    if args.iterations:
+        from engine.mutations.ai import ExpertPolicy
+
+        ExpertPolicy.iterations = args.iterations
     all_jobs = []
     for key in args.only:
         hero, other = MATCHUPS[key]
