@@ -74,12 +74,15 @@ def run_bot(config: dict) -> int:
 
 
 def unreachable(exc: BaseException) -> bool:
-    """Does this failure to start mean that Discord cannot be reached (for now)?"""
+    """Does this failure to start mean that Discord cannot be reached (for now)? (Not any
+    OSError: a file that cannot be read is no network problem.)"""
+    import socket
+
     import aiohttp
     import discord
 
-    return isinstance(exc, (OSError, TimeoutError, aiohttp.ClientConnectionError,
-                            discord.GatewayNotFound, discord.DiscordServerError))
+    return isinstance(exc, (aiohttp.ClientConnectionError, ConnectionError, socket.gaierror,
+                            TimeoutError, discord.GatewayNotFound, discord.DiscordServerError))
 
 
 async def start_bot(config: dict, token: str) -> int:

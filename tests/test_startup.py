@@ -141,7 +141,7 @@ def fake_bot(monkeypatch):
 
     FakeBot.made, FakeBot.failures = [], []
     monkeypatch.setattr(cogs.bot, "DarwinBot", FakeBot)
-    monkeypatch.setattr(bot, "CONNECT_RETRY_DELAYS", (0, 0, 0))
+    monkeypatch.setattr(bot, "CONNECT_RETRY_DELAYS", (0, 0, 0, 0))
     return FakeBot
 
 
@@ -149,13 +149,13 @@ async def test_the_bot_starts_once_discord_answers_again(fake_bot, caplog):
     import aiohttp
     import discord
 
-    fake_bot.failures = [OSError(101, "Network is unreachable"),
-                         aiohttp.ServerDisconnectedError(),
+    fake_bot.failures = [ConnectionRefusedError(111, "Connection refused"),
+                         aiohttp.ServerDisconnectedError(), TimeoutError(),
                          discord.GatewayNotFound()]
     assert await bot.start_bot({}, "token") == 0
-    assert len(fake_bot.made) == 4 and all(b.closed for b in fake_bot.made)
+    assert len(fake_bot.made) == 5 and all(b.closed for b in fake_bot.made)
     assert all(b.freeze_after_start for b in fake_bot.made)
-    assert len([r for r in caplog.records if "cannot be reached" in r.getMessage()]) == 3
+    assert len([r for r in caplog.records if "cannot be reached" in r.getMessage()]) == 4
 
 
 async def test_a_refused_token_is_one_sentence_and_exit_2(fake_bot, caplog):
@@ -167,10 +167,12 @@ async def test_a_refused_token_is_one_sentence_and_exit_2(fake_bot, caplog):
     assert "Discord refused the token" in caplog.text
 
 
-async def test_another_failure_is_not_taken_for_the_network(fake_bot):
-    fake_bot.failures = [KeyError("a bug")]
-    with pytest.raises(KeyError):
+@pytest.mark.parametrize("failure", [KeyError("a bug"), FileNotFoundError(2, "no font")])
+async def test_another_failure_is_not_taken_for_the_network(fake_bot, failure):
+    fake_bot.failures = [failure]
+    with pytest.raises(type(failure)):
         await bot.start_bot({}, "token")
+    assert len(fake_bot.made) == 1
 
 
 # --- the command line -------------------------------------------------------------------------
