@@ -607,6 +607,17 @@ class TableListener:
         await self.write(int(game.channel_id), lambda: channel.send(
             text, allowed_mentions=NO_MENTIONS))
 
+    async def on_ai_failing(self, game: LiveGame, seat: int) -> None:
+        """Once per failing stretch: an AI seat's move keeps failing (the log has why); the
+        bot keeps trying by itself."""
+        channel = self.bot.get_channel(int(game.channel_id))
+        if channel is None:
+            return
+        lang = table_lang(self.bot, game)
+        text = t("bot.ai_failing", lang, name=safe_name(game.seats[seat]["name"]))
+        await self.write(int(game.channel_id), lambda: channel.send(
+            text, allowed_mentions=NO_MENTIONS))
+
     async def send_notices(self) -> None:
         """Once the bot is ready: the notices of games set aside while it started."""
         pending, self._unsent_broken = self._unsent_broken, []

@@ -36,6 +36,7 @@ log = logging.getLogger("darwin.host")
 RECENT_EVENTS = 40
 RETRY_FIRST_DELAY = 1.0  # seconds before a step the store refused is tried again, doubling
 RETRY_MAX_DELAY = 60.0
+AI_FAILURES_TOLD = 3  # AI moves that raised in a row before the table is told (once)
 SWEEP_EVERY = 30.0  # seconds between loads of the games due soon (AI seats, timers)
 SWEEP_BATCH = 500  # due games read at once (times the shard count when sharded)
 IDLE_AFTER = 1800.0  # a game nobody used for this long, with nothing armed, leaves memory
@@ -179,6 +180,7 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     timers: list = field(default_factory=list, repr=False)
     save_failures: int = 0  # commits refused by the store in a row (AI steps retry)
+    ai_failures: int = 0  # AI moves that raised in a row (retried with a back-off)
     used_at: float = 0.0  # last time a person used the game (games idle long are let go)
     dropped: bool = False  # another process wrote the game: this copy is stale (GameHost._drop)
 
@@ -263,6 +265,8 @@ class Listener(Protocol):
 
     async def on_saving_failed(self, game: LiveGame) -> None: ...
 
+    async def on_ai_failing(self, game: LiveGame, seat: int) -> None: ...
+
 
 class _NullListener:
     async def on_outcome(self, outcome: Outcome) -> None:
@@ -272,6 +276,9 @@ class _NullListener:
         return None
 
     async def on_saving_failed(self, game: LiveGame) -> None:
+        return None
+
+    async def on_ai_failing(self, game: LiveGame, seat: int) -> None:
         return None
 
 
@@ -294,6 +301,7 @@ class GameHost:
         self.games: dict[str, LiveGame] = {}
         self.broken: list[tuple[int, str]] = []
         self._tasks: set[asyncio.Task] = set()
+        self.ai_step_failures: dict[str, int] = {}  # game kind -> AI moves that raised (metrics)
         self._closed = False
         self._loading = asyncio.Lock()  # one load at a time: a game is never loaded twice
         self._sweeper = None
@@ -1179,16 +1187,46 @@ class GameHost:
             return
         level = game.seats[seat].get("level", self._ai_level(game.lobby))
         state = game.state
-        action = await asyncio.to_thread(ai_action, game.rules, state, seat, level)
         try:
+            action = await asyncio.to_thread(ai_action, game.rules, state, seat, level)
             await self._commit(game, seat, action, by_ai=not timed_out, timed_out=timed_out,
                                expected_seq=seq)
         except HostError as exc:
             if exc.code == "storage_failed":
                 self._retry_later(game)
+            elif exc.code == "rules_failed":  # the rules raised on the AI's move (logged)
+                self._ai_failed(game, seat, seq, exc)
             return  # else someone acted first: the new state was scheduled by that action
-        except IllegalAction:  # pragma: no cover - the AI only returns legal actions
-            log.exception("AI chose an illegal action in game %s", game.id)
+        except Exception as exc:  # the AI raised, or chose an illegal move: never lost
+            self._ai_failed(game, seat, seq, exc)
+            return
+        game.ai_failures = 0
+
+    def _ai_failed(self, game: LiveGame, seat: int, seq: int, exc: Exception) -> None:
+        """An AI seat's move raised: logged with the game and the traceback, tried again
+        after a back-off (1 s, 2 s, 4 s... up to a minute, as a refused write), and the table
+        told once when it keeps failing (AI_FAILURES_TOLD in a row)."""
+        game.ai_failures += 1
+        self.ai_step_failures[game.kind] = self.ai_step_failures.get(game.kind, 0) + 1
+        delay = min(RETRY_MAX_DELAY, RETRY_FIRST_DELAY * 2 ** (game.ai_failures - 1))
+        log.error("game %s (%s) in channel %s: the AI of seat %s failed at position %s "
+                  "(%d in a row; trying again in %g s)", game.id, game.kind, game.channel_id,
+                  seat, seq, game.ai_failures, delay, exc_info=exc)
+        if game.ai_failures == AI_FAILURES_TOLD:
+            self._spawn(self._tell_ai_failing(game, seat))
+        if self._closed or game.dropped:
+            return
+        self._cancel_timers(game)
+        game.timers.append(self.clock.call_later(delay, lambda: self._schedule(game)))
+
+    async def _tell_ai_failing(self, game: LiveGame, seat: int) -> None:
+        notify = getattr(self.listener, "on_ai_failing", None)
+        if notify is None:
+            return
+        try:
+            await notify(game, seat)
+        except Exception:
+            log.exception("could not tell game %s that its AI seat fails", game.id)
 
     async def _timeout(self, game: LiveGame, seq: int) -> None:
         if game.status != "active" or game.seq != seq:
