@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import hashlib
 import json
 import logging
+import signal
 from pathlib import Path
 
 import discord
@@ -17,6 +19,8 @@ from cogs.translator import CatalogueTranslator
 from engine import IllegalAction
 from host import GameHost, HostError
 from host.shards import shard_plan
+from ops.instrument import Operations
+from ops.stop import STOP_WITHIN, hard_stop_after
 
 log = logging.getLogger("darwin")
 
@@ -35,10 +39,13 @@ class DarwinBot(commands.AutoShardedBot):
 
     def __init__(self, config: dict, *, store=None, clock=None, sync_on_start: bool = True) -> None:
         self.shard_plan = shard_plan(config["discord"])
+        self.ops = Operations(self)  # metrics, /healthz and /metrics, the interactions running
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None, shard_count=self.shard_plan.count,
                          shard_ids=None if self.shard_plan.ids is None
-                         else list(self.shard_plan.ids))
+                         else list(self.shard_plan.ids), http_trace=self.ops.trace)
+        self.ops.install()
+        self.stopping = False  # a stop began: interactions are turned away (load_channel_game)
         self.config = config
         self.store = store
         self.clock = clock
@@ -52,6 +59,8 @@ class DarwinBot(commands.AutoShardedBot):
         from cogs.table import ActButton, ActSelect, HandButton, TableListener
         from store import Store, configured_target
 
+        if self.freeze_after_start:  # a real process (bot.py): SIGTERM/SIGINT stop it cleanly
+            self.stop_on_signals()
         if self.store is None:
             self.store = await Store.open(configured_target(self.config))
         await self.store.check()  # writable and undamaged, or no start (one clear sentence)
@@ -67,6 +76,7 @@ class DarwinBot(commands.AutoShardedBot):
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.host.start()
+        await self.ops.start()
         if self.sync_on_start and self.syncs_commands:
             await self.sync_commands()
         if self.freeze_after_start:
@@ -143,16 +153,50 @@ class DarwinBot(commands.AutoShardedBot):
                 return cog
         raise KeyError(f"no cog for game {kind!r}")
 
-    async def stop_services(self) -> None:
-        """Stop timers, finish pending table posts, close the database (idempotent)."""
+    def stop_on_signals(self) -> None:
+        """SIGTERM (docker stop, systemd, Kubernetes) and SIGINT (Ctrl-C) close the bot
+        gracefully (``close``); past STOP_WITHIN + 1.5 s the process ends anyway."""
+        loop = asyncio.get_running_loop()
+
+        def on_signal(sig: signal.Signals) -> None:
+            if self.stopping:
+                log.info("%s: already stopping", sig.name)
+                return
+            log.info("%s: stopping (at most %g s)", sig.name, STOP_WITHIN)
+            hard_stop_after(STOP_WITHIN + 1.5)
+            loop.create_task(self.close())
+
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, on_signal, sig)
+
+    async def stop_services(self, within: float = STOP_WITHIN) -> None:
+        """The graceful stop, within ``within`` seconds (idempotent): interactions are turned
+        away from now on (a sentence: Darwin is restarting), the ones running finish (their
+        commits and their answers), then the host's timers stop and its running steps (an AI
+        move being committed) finish, the table's pending posts and edits are flushed
+        (dropped, and logged, past the bound), and the database is closed (SQLite: the WAL
+        checkpointed into the file, no -wal file left)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        self.stopping = self.ops.stopping = True
         try:
+            if not await self.ops.interactions.wait_idle(within * 0.5):
+                log.warning("stopping: %d interactions still running are cut short",
+                            len(self.ops.interactions.handlers()))
             if self.host is not None:
-                await self.host.close()
+                await self.host.close(grace=max(0.0, (deadline - loop.time()) * 0.5))
             if getattr(self, "listener", None) is not None:
-                await self.listener.drain()
+                try:
+                    await asyncio.wait_for(self.listener.drain(),
+                                           max(0.1, deadline - loop.time()))
+                except TimeoutError:
+                    log.warning("stopping: table posts and edits not made within %g s were "
+                                "dropped", within)
         finally:  # whatever failed above, the database connection is closed
+            await self.ops.stop()
             if self.store is not None:
                 await self.store.close()
+            log.info("stopped in %.1f s", within - (deadline - loop.time()))
 
     async def close(self) -> None:
         await self.stop_services()

@@ -14,6 +14,7 @@ import discord
 from engine import IllegalAction
 from host import HostError
 from messages import DEFAULT_LANG, catalogue_lang, explain, languages, t
+from ops import interactions
 
 log = logging.getLogger("darwin.cogs")
 
@@ -80,7 +81,10 @@ def _safe_params(params: dict) -> dict:
 
 
 def refusal(exc: Exception, lang: str = "en", game=None) -> str:
-    """The sentence for a refused action: by the rules of ``game`` (a LiveGame) or the host."""
+    """The sentence for a refused action: by the rules of ``game`` (a LiveGame) or the host.
+    The interaction being handled counts as refused (or failed, for an unexpected error)."""
+    interactions.mark(interactions.REFUSED if isinstance(exc, (IllegalAction, HostError))
+                      else interactions.FAILED)
     if isinstance(exc, IllegalAction):
         kind = game.kind if game is not None else "evo"
         names = [safe_name(n) for n in game.names()] if game is not None else None
@@ -125,7 +129,15 @@ def can_manage(interaction: discord.Interaction) -> bool:
 async def load_channel_game(interaction: discord.Interaction) -> bool:
     """Before any command, autocomplete or press: the channel's game and the server's
     settings in memory (both are read when first used). False (the user told why) if the
-    store fails."""
+    store fails, or if the bot is stopping (nothing new is started then). The interaction
+    is followed to the end of this handler (ops.interactions: metrics, the graceful stop)."""
+    interactions.attach(interaction.response.is_done)
+    if getattr(interaction.client, "stopping", False):
+        if interaction.type != discord.InteractionType.autocomplete:
+            await send_ephemeral(interaction, refusal(HostError("restarting"),
+                                                      reader_lang(interaction)))
+        interactions.mark(interactions.REJECTED)
+        return False
     host = getattr(interaction.client, "host", None)
     if host is None or interaction.channel_id is None:
         return True
@@ -158,6 +170,7 @@ def answers_failures(func):
             return await func(self, interaction)
         except Exception:
             log.exception("component %s failed", type(self).__name__)
+            interactions.mark(interactions.FAILED)
             try:
                 await send_ephemeral(interaction, t("bot.error_generic", reader_lang(interaction)))
             except discord.HTTPException:

@@ -425,12 +425,17 @@ class GameHost:
         except Exception:
             log.exception("could not report game %s as set aside", row.id)
 
-    async def close(self) -> None:
+    async def close(self, grace: float = 0.0) -> None:
+        """Stop: no sweep, no timer, nothing armed any more; the steps already running (an AI
+        seat's move being committed...) are given ``grace`` seconds to finish, then
+        cancelled."""
         self._closed = True
         if self._sweeper is not None:
             self._sweeper.cancel()
         for game in self.games.values():
             self._cancel_timers(game)
+        if grace > 0 and self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=grace)
         for task in list(self._tasks):
             task.cancel()
         self._tasks.clear()

@@ -286,18 +286,23 @@ class Store:
             raise StoreDamaged(self._path, problems[0], await self._unreadable_games())
         await self._check_schema()
 
-        async def touch(db: aiosqlite.Connection) -> None:
-            # a real write (same value), committed: a read-only file refuses it here
-            await db.execute("UPDATE schema_version SET applied_at = applied_at "
-                             "WHERE version = (SELECT MAX(version) FROM schema_version)")
-
         try:
-            await self._write(touch)
+            await self.probe()
         except StoreError as exc:
             cause = exc.__cause__ or exc
             advice = ("Check that the PostgreSQL user may write its tables, that the server is "
                       "not a read-only standby and has free disk space") if postgres else None
             raise StoreNotWritable(self._path, str(cause), advice) from exc
+
+    async def probe(self) -> None:
+        """One committed write that changes nothing (the start check, the health check): a
+        StoreError when the database cannot be written now."""
+        async def touch(db: aiosqlite.Connection) -> None:
+            # a real write (same value), committed: a read-only file refuses it here
+            await db.execute("UPDATE schema_version SET applied_at = applied_at "
+                             "WHERE version = (SELECT MAX(version) FROM schema_version)")
+
+        await self._write(touch)
 
     async def _check_schema(self) -> None:
         """Every table and column that the database's schema version must have is there
@@ -788,6 +793,12 @@ class Store:
         rows = await self._read(
             f"SELECT {GAME_COLUMNS} FROM games WHERE {_LIVE_SQL} ORDER BY id")
         return [GameRow(*r) for r in rows]
+
+    async def live_counts(self) -> dict[tuple[str, str], int]:
+        """(kind, status) -> how many lobbies and active games there are (the metrics)."""
+        rows = await self._read(
+            f"SELECT kind, status, COUNT(*) FROM games WHERE {_LIVE_SQL} GROUP BY kind, status")
+        return {(str(kind), str(status)): int(n) for kind, status, n in rows}
 
     async def due_games(self, until: float, limit: int = 500) -> list[GameRow]:
         """Active games that need the bot by themselves by ``until`` (an AI seat's move, an
