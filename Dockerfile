@@ -34,7 +34,13 @@ USER darwin
 VOLUME ["/data"]
 ENV DARWIN_DATABASE=/data/darwin.sqlite3
 
-# (health check and stop signal: see "Operating Darwin" in README.md)
+# Health: /healthz and /metrics on 127.0.0.1:8080 inside the container (DARWIN_HEALTH_HOST=0.0.0.0
+# and a published port for a Prometheus server outside); the probe exits 0 only on a 200.
+# Stop: SIGTERM ends the bot gracefully within 8 s (docker stop waits 10 s before SIGKILL).
+ENV DARWIN_HEALTH_ENABLED=1
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "ops.probe"]
+STOPSIGNAL SIGTERM
 
 # Exec form: python is the container's process 1 and receives docker stop's SIGTERM itself.
 CMD ["python", "bot.py"]

@@ -280,3 +280,48 @@ async def test_a_stopping_bot_turns_interactions_away_and_closes_its_store(simco
     assert bot.store.closed
     database = Path(bot.config["storage"]["database"])
     assert database.exists() and not Path(f"{database}-wal").exists()
+
+
+# --- the health check's client (Docker HEALTHCHECK, compose) -----------------------------------
+
+
+async def test_the_probe_exits_0_only_when_healthz_answers_200(health_env, monkeypatch):
+    from ops import probe
+
+    bot = health_env.bot
+    url = f"http://127.0.0.1:{bot.ops.server.port}/healthz"
+    assert await asyncio.to_thread(probe.main, ["--url", url]) == 0
+    monkeypatch.setattr(bot, "is_ready", lambda: False)
+    assert await asyncio.to_thread(probe.main, ["--url", url]) == 1
+    await bot.ops.stop()  # nobody listens any more
+    assert await asyncio.to_thread(probe.main, ["--url", url]) == 1
+
+
+def test_the_probe_reads_the_address_as_the_bot_does(tmp_path, monkeypatch):
+    from ops.probe import address
+
+    for name in ("DARWIN_HEALTH_ENABLED", "DARWIN_HEALTH_HOST", "DARWIN_HEALTH_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    config = tmp_path / "config.toml"
+    config.write_text('[health]\nenabled = true\nhost = "0.0.0.0"\nport = 9100\n')
+    assert address(config) == (True, "127.0.0.1", 9100)
+    config.write_text("[games]\nai_delay = 1\n")
+    assert address(config) == (False, "127.0.0.1", 8080)
+    monkeypatch.setenv("DARWIN_HEALTH_ENABLED", "1")
+    monkeypatch.setenv("DARWIN_HEALTH_PORT", "9200")
+    assert address(config) == (True, "127.0.0.1", 9200)
+
+
+def test_the_image_and_compose_check_health_and_stop_with_sigterm():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    docker = (root / "Dockerfile").read_text()
+    assert re.search(r'^HEALTHCHECK .*\\\n\s+CMD \["python", "-m", "ops.probe"\]', docker, re.M)
+    assert re.search(r"^ENV DARWIN_HEALTH_ENABLED=1$", docker, re.M)
+    assert re.search(r"^STOPSIGNAL SIGTERM$", docker, re.M)
+    assert re.search(r'^CMD \["python", "bot.py"\]$', docker, re.M)  # python is process 1
+    compose = (root / "docker-compose.yml").read_text()
+    anchor = compose[compose.index("x-bot: &bot"):compose.index("services:")]
+    assert 'test: ["CMD", "python", "-m", "ops.probe"]' in anchor
+    assert len(re.findall(r"<<: \*bot$", compose, re.M)) == 2  # both bot services inherit it
