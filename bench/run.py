@@ -8,6 +8,8 @@
     python bench/run.py ratings    one finished game's rating update (host/ratings.py)
     python bench/run.py table      what a whole game writes to its channel (bench/table_bench.py)
     python bench/run.py replay     a whole 4-player EVO game replayed to its GIF (host/replay.py)
+    python bench/run.py ops        SIGTERM to exit with 50 live games, the metrics' cost
+                                   (bench/ops_bench.py; only when asked: it runs bot.py)
     python bench/run.py ai         the AI seats' quick figures (bench/ai_matchup.py, few games):
                                    win shares, strategic kinds unused, silly plays, decision time
 
@@ -257,6 +259,13 @@ def bench_ai(out) -> None:
         M.print_coverage(game, per_key, say, table=False)
 
 
+def bench_ops(out) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import ops_bench
+
+    ops_bench.run(out)
+
+
 def main(argv: list[str]) -> int:
     prefix = argv[0] if argv else ""
 
@@ -282,6 +291,8 @@ def main(argv: list[str]) -> int:
         bench_host(out)
     if "table".startswith(prefix[:5]) or not prefix:
         bench_table(out)
+    if prefix and "ops".startswith(prefix[:3]):  # processes and sockets: only when asked
+        bench_ops(out)
     if "ai".startswith(prefix[:2]) or not prefix:
         bench_ai(out)
     return 0

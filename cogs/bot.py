@@ -179,6 +179,8 @@ class DarwinBot(commands.AutoShardedBot):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within
         self.stopping = self.ops.stopping = True
+        running = (len(self.ops.interactions.handlers()),
+                   len(getattr(getattr(self, "listener", None), "_tasks", ())))
         try:
             if not await self.ops.interactions.wait_idle(within * 0.5):
                 log.warning("stopping: %d interactions still running are cut short",
@@ -196,7 +198,8 @@ class DarwinBot(commands.AutoShardedBot):
             await self.ops.stop()
             if self.store is not None:
                 await self.store.close()
-            log.info("stopped in %.1f s", within - (deadline - loop.time()))
+            log.info("stopped in %.2f s (%d interactions and %d table writers were running)",
+                     within - (deadline - loop.time()), *running)
 
     async def close(self) -> None:
         await self.stop_services()

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
 
@@ -47,7 +46,6 @@ log = logging.getLogger("darwin.ops")
 ANSWER_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 LAG_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
-_ID = re.compile(r"^\d+$")
 _TOKENED = {"interactions", "webhooks"}  # /interactions/:id/:token/..., /webhooks/:id/:token
 
 
@@ -59,9 +57,9 @@ def route_of(path: str) -> str:
         parts = parts[2:]
     out = []
     for i, part in enumerate(parts):
-        if _ID.match(part):
+        if part.isdigit():
             out.append(":id")
-        elif i >= 2 and parts[i - 2] in _TOKENED and _ID.match(parts[i - 1]):
+        elif i >= 2 and parts[i - 2] in _TOKENED and parts[i - 1].isdigit():
             out.append(":token")
         else:
             out.append(part)
@@ -105,26 +103,34 @@ class Metrics:
             "darwin_event_loop_lag_max_seconds", "The worst event-loop lag in the last 10 s",
             registry=r)
         ProcessCollector(registry=r)
+        self._children: dict[tuple, object] = {}  # labelled series, looked up once
         self.sources: list[Callable[[], Iterable[Metric]]] = []
         self.refreshers: list[Callable[[], Awaitable[None]]] = []
         r.register(_Sources(self))
 
     # --- fed by ops.interactions, ops.instrument and the lag monitor --------------------------
 
+    def _series(self, metric, *labels):
+        key = (id(metric), *labels)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = metric.labels(*labels)
+        return child
+
     def first_answer(self, kind: str, seconds: float) -> None:
-        self._first_answer.labels(kind).observe(seconds)
+        self._series(self._first_answer, kind).observe(seconds)
 
     def interaction_done(self, kind: str, outcome: str, seconds: float) -> None:
-        self._interactions.labels(kind, outcome).inc()
-        self._handled.labels(kind).observe(seconds)
+        self._series(self._interactions, kind, outcome).inc()
+        self._series(self._handled, kind).observe(seconds)
 
     def commit(self, outcome: str, seconds: float) -> None:
-        self._commits.labels(outcome).inc()
+        self._series(self._commits, outcome).inc()
         if outcome == "ok":
             self._commit_seconds.observe(seconds)
 
     def rest(self, method: str, route: str, status: str) -> None:
-        self._rest.labels(method, route, status).inc()
+        self._series(self._rest, method, route, status).inc()
 
     def loop_lag(self, seconds: float, worst: float) -> None:
         self._lag.observe(seconds)
