@@ -168,6 +168,7 @@ class DarwinBot(commands.AutoShardedBot):
 
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, on_signal, sig)
+        self._signal_loop = loop
 
     async def stop_services(self, within: float = STOP_WITHIN) -> None:
         """The graceful stop, within ``within`` seconds (idempotent): interactions are turned
@@ -204,6 +205,10 @@ class DarwinBot(commands.AutoShardedBot):
     async def close(self) -> None:
         await self.stop_services()
         await super().close()
+        loop, self._signal_loop = getattr(self, "_signal_loop", None), None
+        if loop is not None:  # a closed bot no longer answers signals (bot.py may wait and
+            for sig in (signal.SIGTERM, signal.SIGINT):  # retry: a signal then ends it)
+                loop.remove_signal_handler(sig)
 
     async def on_ready(self) -> None:
         log.info("ready as %s", self.user)

@@ -325,3 +325,22 @@ def test_the_image_and_compose_check_health_and_stop_with_sigterm():
     anchor = compose[compose.index("x-bot: &bot"):compose.index("services:")]
     assert 'test: ["CMD", "python", "-m", "ops.probe"]' in anchor
     assert len(re.findall(r"<<: \*bot$", compose, re.M)) == 2  # both bot services inherit it
+
+
+async def test_signals_stop_the_bot_and_a_closed_bot_gives_them_back(simcord_env):
+    """SIGTERM/SIGINT close a real process's bot; once closed, the bot no longer holds them
+    (bot.py may wait to retry a connection: a signal then ends the process)."""
+    import signal
+
+    bot = simcord_env.bot
+    loop = asyncio.get_running_loop()
+    bot.stop_on_signals()
+    try:
+        assert {signal.SIGTERM, signal.SIGINT} <= set(loop._signal_handlers)
+        await bot.close()
+        assert bot.stopping and bot.store.closed
+        assert not {signal.SIGTERM, signal.SIGINT} & set(loop._signal_handlers)
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
