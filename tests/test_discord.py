@@ -7,16 +7,35 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 
 import pytest
 
 from cogs.bot import DarwinBot
 from engine.evo.ai import choose_action
 from engine.evo.data import rules_data
+from host import GameHost
 from messages import t
 from tests.conftest import flush, make_config, virtual_pacing
 
 CARD_NAMES = {c: t(f"evo.card.{c}.name") for c in rules_data()["cards"]["deck"]}
+
+# Every game here is dealt from one seed, so a run plays the same games every time (a game's
+# seed is otherwise os.urandom's, and a test could pass or fail with it: the restart test
+# failed for about 1 seed in 25). With the rules of this writing 43 was such a seed: a long
+# auction fills the channel's pacer, so the movement phase's message is still waiting when
+# the restart test stops playing. DARWIN_TEST_SEED=N plays other games.
+SEED = int(os.environ.get("DARWIN_TEST_SEED", "43"))
+
+
+@pytest.fixture(autouse=True)
+def one_seed(monkeypatch):
+    start_game = GameHost.start_game
+
+    async def seeded(self, *args, seed=None, **kwargs):
+        return await start_game(self, *args, seed=SEED if seed is None else seed, **kwargs)
+
+    monkeypatch.setattr(GameHost, "start_game", seeded)
 
 
 def host_of(env):
@@ -51,6 +70,11 @@ def reply_text(result) -> str:
 
 def last_table(channel):
     return channel.last_message
+
+
+def labels(message) -> list[str]:
+    return [getattr(child, "label", None) or "" for row in message.components
+            for child in getattr(row, "children", [row])]
 
 
 def custom_ids(message):
@@ -252,13 +276,18 @@ async def test_restart_mid_game_resumes_and_old_buttons_work(simcord_env, darwin
             break
         action = choose_action(game.rules, game.state, seat, "fast")
         await perform(env, channel, by_seat[seat], game, seat, action, 0)
+    # The movement phase's new message may still wait for a pacer slot on the virtual clock
+    # (a long auction took the channel's 5 writes in 5 s): the table is read once every
+    # pending write is made, or it would be the auction's message, about to lose its buttons.
+    await flush(env)
     old_table = last_table(channel)
+    assert t("bot.btn_end") in labels(old_table), labels(old_table)
     state_before = game.rules.to_json(game.state)
-    await flush(env)  # (its pending table writes wait on SimCord's virtual clock)
     await env.bot.stop_services()  # the old process is gone: no timers, no connection
     new_bot = DarwinBot(darwin_config)
     try:
         await env.restart_bot(new_bot)
+        virtual_pacing(env, new_bot)  # its table writes and timers on virtual time too
         # it waits for a person: it stays in the store until its channel is used
         assert host_of(env).game_in(channel.id) is None
         assert await host_of(env).ensure_loaded(channel.id) is not None
