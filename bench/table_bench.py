@@ -15,7 +15,7 @@ recorded (interaction replies, which Discord does not count against the channel,
 * ``table.minutes_per_game.*``: the game's length on the virtual clock, from Start to the
   final table (think times, AI delays and the bot's waits in card windows);
   ``table.window_wait_share.*``: the part of it spent waiting in card windows for the bot to
-  pass for a player (every holder in turn, ``window_delay`` each).
+  pass for the players (every holder asked at once: one ``window_delay`` per round).
 
 These are counts from seeded games, not timings: they are the same on every run.
 """

@@ -58,6 +58,13 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         """EVO's buttons and menus valid now (every press is checked again when it arrives)."""
         rules, state = game.rules, game.state
         items: list[discord.ui.Item] = []
+        if state.window is not None:
+            # a card window asks its players at once, each answering secretly: one Pass for
+            # all, bound to the public step (``press``), and the cards in **My cards**
+            items.append(ActButton(game.id, game.step, {"type": "pass"},
+                                   t("bot.btn_pass", lang)))
+            items.append(HandButton(game.id, lang))
+            return items
         names = game.names()
         buttons = 0
         for seat in game.awaiting():
@@ -114,6 +121,20 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
                                        t("bot.btn_pass", lang)))
         items.append(HandButton(game.id, lang))
         return items
+
+    async def press(self, interaction: discord.Interaction, game_id: int, seq: int | None,
+                    action: dict, seat: int | None = None) -> None:
+        """The card window's public Pass is bound to the public step, which a secret answer
+        does not move: pressed by a player asked in that window, it is their own answer now
+        (bound to their key); every other press goes the shared way."""
+        game = self.host.game_in(interaction.channel_id)
+        if (action == {"type": "pass"} and game is not None and game.id == game_id
+                and game.status == "active" and game.state.window is not None
+                and seq == game.step):
+            me = game.seat_of(interaction.user.id)
+            if me is not None and me in game.state.window["asked"]:
+                seq = game.key_for(me)
+        await super().press(interaction, game_id, seq, action, seat)
 
     def status_lines(self, game: LiveGame, v: dict, lang: str) -> list[str]:
         lines = [t("bot.status_title", lang, game="EVO", turn=v["turn"],
@@ -320,9 +341,16 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         for a in plays[:MAX_CHOICES]:
             buttons.add_item(ActButton(game.id, game.key_for(seat), a, play_label(a, names, lang),
                                        discord.ButtonStyle.primary))
-        if hand:
-            embed.set_footer(text=t("bot.hand_playable" if plays else "bot.hand_none_playable",
-                                    lang))
+        footer = []
+        answer = view["state"]["answers"][seat]
+        if answer is not None:  # their secret answer in the card window's round
+            chosen = (t("evo.answer.pass", lang) if answer["type"] == "pass"
+                      else play_label(answer, names, lang))
+            footer.append(t("evo.answer.given", lang, answer=chosen))
+        elif hand:
+            footer.append(t("bot.hand_playable" if plays else "bot.hand_none_playable", lang))
+        if footer:
+            embed.set_footer(text="\n".join(footer))
         await send_ephemeral(interaction, embed=embed,
                              view=unkept(buttons) if plays else discord.utils.MISSING)
 

@@ -183,6 +183,9 @@ class LiveGame:
     ai_failures: int = 0  # AI moves that raised in a row (retried with a back-off)
     used_at: float = 0.0  # last time a person used the game (games idle long are let go)
     dropped: bool = False  # another process wrote the game: this copy is stale (GameHost._drop)
+    # in a card window's round: when the bot answers for each seat still to answer (an AI
+    # seat's move, a human's auto-pass), set once per public step (GameHost._round_due)
+    due: dict = field(default_factory=dict, repr=False)
 
     @property
     def rules(self):
@@ -1103,15 +1106,30 @@ class GameHost:
             return
         seq = game.seq
         ai_seats = [p for p in awaiting if game.seats[p].get("ai")]
-        if ai_seats:
+        window = all(self._in_card_window(game, p) for p in awaiting)
+        if ai_seats and not window:
             game.timers.append(self.clock.call_later(
                 self._ai_delay(game.lobby),
                 lambda: self._spawn(self._ai_step(game, ai_seats[0], seq, False))))
             return
+        # a card window asks its players at once: the bot answers for each (AI seats, the
+        # auto-passes) at one moment per round, set when the round opened, whatever anyone
+        # holds and whoever answered meanwhile (a seat that takes its answer back gets the
+        # delay afresh)
+        now = self.clock.now()
+        due = self._round_due(game, awaiting)
         for seat in awaiting:
-            if self._auto_passes(game, seat):
-                game.timers.append(self.clock.call_later(
-                    self.window_delay, lambda p=seat: self._spawn(self._auto_pass(game, p, seq))))
+            ai = bool(game.seats[seat].get("ai"))
+            if not ai and not self._auto_passes(game, seat):
+                continue
+            at = due.setdefault(seat, now + (self._ai_delay(game.lobby) if ai
+                                             else self.window_delay))
+            game.timers.append(self.clock.call_later(
+                max(0.0, at - now),
+                lambda p=seat, ai=ai: self._spawn(self._ai_step(game, p, seq, False) if ai
+                                                  else self._auto_pass(game, p, seq))))
+        if ai_seats:
+            return  # no turn timer while AI seats are awaited
         timer = float(game.lobby.get("timer") or 0)
         if timer > 0:
             at = game.deadline
@@ -1121,6 +1139,23 @@ class GameHost:
 
     def _auto_passes(self, game: LiveGame, seat: int) -> bool:
         return _passes_for(game.rules, game.state, game.seats, seat)
+
+    @staticmethod
+    def _in_card_window(game: LiveGame, seat: int) -> bool:
+        card_window = getattr(game.rules, "card_window", None)
+        return card_window is not None and card_window(game.state, seat)
+
+    @staticmethod
+    def _round_due(game: LiveGame, awaiting: list[int]) -> dict[int, float]:
+        """When the bot answers for each seat in this public step (``LiveGame.due``): kept
+        while the step lasts (a secret answer does not move it), forgotten for a seat that
+        is no longer awaited."""
+        if game.due.get("step") != game.step:
+            game.due = {"step": game.step, "at": {}}
+        at = game.due["at"]
+        for seat in [p for p in at if p not in awaiting]:
+            del at[seat]
+        return at
 
     def _wake_at(self, rules, state, lobby: dict) -> float | None:
         """When this position needs the bot by itself (stored with it, so that a restart loads

@@ -42,8 +42,8 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str | None:
             return t("evo.event.climate_card", lang, player=_who(names, event.get("by")),
                      temperate=terrain)
         return t(k, lang, player=_who(names, event["by"]), die=event["die"], temperate=terrain)
-    if kind == "window":
-        return None
+    if kind in ("window", "window_answer"):
+        return None  # the footer names who is still asked; an answer stays secret
     if kind == "card_played":
         params = event.get("params", {})
         if "target" in params:

@@ -269,8 +269,11 @@ def evo_table_button(kind: str):
         seat = await drive(world, lambda g, p: any(a["type"] == kind for a in legal(g, p)))
         mine = legal(game, seat)
 
+        # bound to the seat's decision key; a card window's one Pass, to the public step
+        bound = game.step if game.state.window is not None else game.key_for(seat)
+
         def drawn(cid):
-            if not cid.startswith(f"dw:a:{game.id}:{game.seq}:"):
+            if not cid.startswith(f"dw:a:{game.id}:{bound}:"):
                 return False
             action = json.loads(cid.split(":", 4)[4])
             return action["type"] == kind and action in mine
@@ -287,7 +290,7 @@ def evo_menu(tag: str, kind: str):
         game = await evo_table(world)
         seat = await drive(world, lambda g, p: 0 < sum(a["type"] == kind for a in legal(g, p)) <= 25)
         action = next(a for a in legal(game, seat) if a["type"] == kind)
-        cid = f"dw:s:{game.id}:{game.seq}:{seat}{tag}"
+        cid = f"dw:s:{game.id}:{game.key_for(seat)}:{seat}{tag}"
         message, _ = find(world.channel, lambda c: c == cid)
         assert encode(action) in [o.value for o in options_of(message, cid)]
         return Press(world.by_seat[seat], message, cid, applies(action), [encode(action)])
@@ -313,7 +316,8 @@ async def evo_hand_play(world: World) -> Press:
     user = world.by_seat[seat]
     r = await user.click(world.channel.last_message, custom_id=f"dw:h:{game.id}")
     hand = private(r)
-    cid = next(c for c in custom_ids(hand) if c.startswith(f"dw:a:{game.id}:{game.seq}:"))
+    key = game.key_for(seat)  # the presser's decision key
+    cid = next(c for c in custom_ids(hand) if c.startswith(f"dw:a:{game.id}:{key}:"))
     action = json.loads(cid.split(":", 4)[4])
     return Press(user, hand, cid, applies(action))
 

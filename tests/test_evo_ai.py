@@ -285,3 +285,27 @@ def test_fast_keeps_sursaut_for_the_payment_and_plays_it_there():
     assert choose_action(EVO, _paying(10, 4), 0, "fast") == play  # saves 3
     assert choose_action(EVO, _paying(10, 1), 0, "fast") == {"type": "pass"}  # saves 1
     assert choose_action(EVO, _paying(10, 1, meteor=10), 0, "fast") == play  # last chance
+
+
+@pytest.mark.parametrize("level", ["random", "fast", "strong"])
+def test_every_level_answers_a_window_that_asks_everyone_at_once(level):
+    """The pay window asks both holders at once; each level answers from its own view, and a
+    card it answers is played once the other has answered (fast and strong play SURSAUT,
+    which saves 3 of a price of 4)."""
+    state = EVO.scenario(3, seed=3, phase="evolution", mp=[10, 10, 10], order=[0, 1, 2],
+                         hands={0: ["sursaut_genetique"], 2: ["ca_caille"]})
+    state, _ = EVO.apply_action(state, 0, {"type": "pass"})  # the phase-6 window: both
+    state, _ = EVO.apply_action(state, 2, {"type": "pass"})
+    for p, slot, bid in ((0, 0, 4), (1, 1, 0), (2, 2, 0)):
+        state, _ = EVO.apply_action(state, p, {"type": "bid", "gene": slot, "amount": bid})
+    assert state.window["at"] == "pay" and EVO.to_act(state) == [0, 2]
+    answer = choose_action(EVO, state, 0, level)
+    assert answer in EVO.legal_actions(state, 0)
+    if level != "random":
+        assert answer == {"type": "play", "card": "sursaut_genetique"}
+    state, _ = EVO.apply_action(state, 0, answer)
+    assert EVO.to_act(state) == [2]
+    other = choose_action(EVO, state, 2, level)
+    state, events = EVO.apply_action(state, 2, other)
+    played = [e["card"] for e in events if e["type"] == "card_played"]
+    assert played == (["sursaut_genetique"] if answer["type"] == "play" else [])

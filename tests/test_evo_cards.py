@@ -8,6 +8,7 @@ by name; dice are forced through the state's random generator.
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -18,6 +19,7 @@ from engine import IllegalAction, Seat
 from engine.evo import EVO, check_invariants, scenario
 from engine.evo.cards import TIMING
 from engine.evo.data import board_for
+from engine.evo.rules import turn_order
 from engine.evo.state import BIRTHS, EVOLUTION, INITIATIVE, MOVEMENT, SURVIVAL
 from tests import properties
 from tests.evo_helpers import (
@@ -96,9 +98,29 @@ def cards_scenario(hands, **kw):
     return scenario(kw.pop("players", 3), hands=hands, **kw)
 
 
-def at_window(state, at: str, who: int):
+PASS = {"type": "pass"}
+
+
+def at_window(state, at: str, *asked: int):
+    """A card window is open at ``at`` and waits for the answers of ``asked`` (in turn
+    order): everyone holding a card is asked at once."""
     assert state.window is not None and state.window["at"] == at, state.window
-    assert EVO.to_act(state) == [who]
+    assert EVO.to_act(state) == list(asked)
+
+
+def answer_round(state, plays: dict | None = None):
+    """Every player still to answer in the window's round answers: ``plays[p]`` (a card
+    name, or a play action with its target), a pass for the others. The answers are secret
+    until the last one settles the round; returns the state and the events."""
+    plays = plays or {}
+    events: list[dict] = []
+    for p in EVO.to_act(state):
+        chosen = plays.get(p, PASS)
+        if isinstance(chosen, str):
+            chosen = {"type": "play", "card": chosen}
+        state, ev = act(state, p, chosen)
+        events += ev
+    return state, events
 
 
 def three_apart(pred=lambda r: True) -> list[int]:
@@ -146,10 +168,11 @@ def test_window_opens_whatever_the_card_held():
     at_window(s, "phase2", 0)
     assert EVO.legal_actions(s, 0) == [{"type": "pass"}]
     s, _ = act(s, 0, {"type": "pass"})
-    at_window(s, "phase2_end", 0)
+    # the end of phase 2 and the start of movement: one moment, one window
+    at_window(s, "phase2_end+phase3", 0)
+    assert EVO.legal_actions(s, 0) == [{"type": "pass"}]
     s, _ = act(s, 0, {"type": "pass"})
-    assert s.phase == MOVEMENT
-    at_window(s, "phase3", 0)
+    assert s.phase == MOVEMENT and s.window is None and s.stage == "move"
 
 
 def test_no_window_when_nobody_holds_a_card():
@@ -161,38 +184,59 @@ def test_several_players_at_one_window_play_in_turn_order_and_may_pass():
     a, c, _ = three_apart()
     s = cards_scenario({0: ["maousse_kosto"], 1: ["grand_frere"]}, phase="movement",
                        order=[1, 0, 2], dinos={0: [B.names[a]], 1: [B.names[c]], 2: []})
-    at_window(s, "phase3", 1)  # player 1 is first in turn order
+    at_window(s, "phase3", 1, 0)  # both at once, player 1 first in turn order
     assert card_plays(s, 1, "grand_frere")
+    # both want to play: player 0's card stays in his hand, unseen, until the round ends
+    s, ev = play(s, 0, "maousse_kosto")
+    assert ev == [{"type": "window_answer", "player": 0}] and "maousse_kosto" in s.hands[0]
+    at_window(s, "phase3", 1)
     s, ev = play(s, 1, "grand_frere")
-    assert events_of(ev, "card_played")[0]["player"] == 1
-    # player 0 sees it and changes his mind
+    # the cards are played in turn order: player 1's first; player 0's is not played (nor
+    # shown), and seeing player 1's card he is asked again
+    assert [(e["player"], e["card"]) for e in events_of(ev, "card_played")] == [
+        (1, "grand_frere")]
+    assert "maousse_kosto" not in str(ev)
     at_window(s, "phase3", 0)
-    s, _ = act(s, 0, {"type": "pass"})
+    s, _ = act(s, 0, {"type": "pass"})  # he changes his mind
     assert s.window is None and "maousse_kosto" in s.hands[0]
     assert s.effects.get("grand_frere") == [1] and "maousse" not in s.effects
 
 
-def test_player_who_plays_keeps_the_turn_then_others_are_asked_again():
+def test_after_a_card_everyone_holding_cards_is_asked_again():
     s = cards_scenario({0: ["maousse_kosto", "grand_frere"], 1: ["gaz_de_combat"]},
                        phase="movement")
-    at_window(s, "phase3", 0)
-    s, _ = play(s, 0, "maousse_kosto")
-    at_window(s, "phase3", 0)  # may play another card
-    s, _ = act(s, 0, {"type": "pass"})
-    at_window(s, "phase3", 1)
-    s, _ = play(s, 1, "gaz_de_combat", target=2)
+    at_window(s, "phase3", 0, 1)
+    s, ev = answer_round(s, {0: "maousse_kosto"})
+    assert [e["card"] for e in events_of(ev, "card_played")] == ["maousse_kosto"]
+    at_window(s, "phase3", 0, 1)  # both again: player 0 may play another card
+    assert s.window["round"] == 2
+    s, _ = answer_round(s, {1: {"type": "play", "card": "gaz_de_combat", "target": 2}})
     # after player 1's card, player 0 is asked again and may now play his second card
     at_window(s, "phase3", 0)
     s, _ = play(s, 0, "grand_frere")
+    assert s.window is None  # nobody holds a card any more
     assert s.effects["maousse"] == [0] and s.effects["grand_frere"] == [0]
     assert s.effects["peace"] == [[1, 2]]
+
+
+def test_a_window_closes_after_a_round_of_passes():
+    s = cards_scenario({0: ["maousse_kosto"], 1: ["gaz_de_combat"], 2: ["grand_frere"]},
+                       phase="movement")
+    at_window(s, "phase3", 0, 1, 2)
+    s, _ = act(s, 2, {"type": "pass"})  # in any order
+    s, _ = act(s, 0, {"type": "pass"})
+    at_window(s, "phase3", 1)
+    s, ev = act(s, 1, {"type": "pass"})
+    assert s.window is None and s.stage == "move" and not events_of(ev, "card_played")
 
 
 def test_only_one_climate_card_per_turn_first_in_order_plays_it():
     s = cards_scenario({0: ["gene_meteo", "eon_calme"], 1: ["cata"]}, phase="climate",
                        order=[1, 0, 2], climate=0)
-    at_window(s, "phase2", 1)
-    s, _ = play(s, 1, "cata")
+    at_window(s, "phase2", 1, 0)
+    # both want a climate card at the same moment: the first in turn order plays it
+    s, ev = answer_round(s, {0: {"type": "play", "card": "gene_meteo", "die": 3}, 1: "cata"})
+    assert [(e["player"], e["card"]) for e in events_of(ev, "card_played")] == [(1, "cata")]
     at_window(s, "phase2", 0)
     assert not card_plays(s, 0, "gene_meteo")
     err = assert_illegal(s, 0, {"type": "play", "card": "gene_meteo", "die": 3},
@@ -204,7 +248,7 @@ def test_only_one_climate_card_per_turn_first_in_order_plays_it():
 
 def test_climate_card_limit_resets_next_turn():
     s = cards_scenario({0: ["cata"], 1: ["gene_meteo"]}, phase="climate", climate=0)
-    s, _ = play(s, 0, "cata")
+    s, _ = answer_round(s, {0: "cata"})
     at_window(s, "phase2", 1)  # player 0 has no card left; player 1 may only pass now
     assert EVO.legal_actions(s, 1) == [{"type": "pass"}]
     s, _ = drive(s, lambda x: x.turn == 4 and x.window is not None and x.window["at"] == "phase2")
@@ -542,13 +586,13 @@ def _ciel_setup(p1_adults=5):
     s = cards_scenario({0: ["ciel_mon_mari"]}, phase="births",
                        dinos={0: [B.names[mine]], 1: nm(others), 2: [B.names[p2]]})
     # everybody hatches (defaults), then the end-of-births window opens for player 0
-    s, _ = drive(s, lambda z: z.window is not None and z.window["at"] == "phase4_end")
+    s, _ = drive(s, lambda z: z.window is not None and z.window["at"] == "phase4_end+phase5")
     return s
 
 
 def test_ciel_mon_mari_replaces_an_enemy_newborn():
     s = _ciel_setup(5)
-    at_window(s, "phase4_end", 0)
+    at_window(s, "phase4_end+phase5", 0)
     plays = card_plays(s, 0, "ciel_mon_mari")
     p1_newborn = [r for r in s.newborn if s.occ[r] == 1]
     assert [p["region"] for p in plays] == nm(p1_newborn)  # not player 2 (2 dinos), not own
@@ -562,7 +606,7 @@ def test_ciel_mon_mari_replaces_an_enemy_newborn():
 
 def test_ciel_mon_mari_needs_a_victim_with_five_dinos():
     s = _ciel_setup(3)  # player 1: 3 adults + 1 newborn
-    at_window(s, "phase4_end", 0)
+    at_window(s, "phase4_end+phase5", 0)
     assert not card_plays(s, 0, "ciel_mon_mari")
     assert_illegal(s, 0, {"type": "play", "card": "ciel_mon_mari",
                           "region": B.names[s.newborn[-1]]}, "card_not_playable")
@@ -626,7 +670,7 @@ def test_gene_survivaliste_one_point_lost_per_dino_lost():
     at_window(s, "phase5", 2)
     assert not card_plays(s, 2, "gene_survivaliste")  # the end of the phase only
     s, _ = act(s, 2, {"type": "pass"})
-    at_window(s, "phase5_end", 2)
+    at_window(s, "phase5_end+phase6", 2)
     assert s.mp == [11, 11, 11] and s.lost == [2, 1, 0]
     s2, ev = play(s, 2, "gene_survivaliste")
     assert s2.mp == [9, 10, 11]
@@ -715,10 +759,12 @@ def test_sursaut_genetique_with_mutants_while_paying():
 
 def test_encore_takes_back_the_last_card_locked_until_next_turn():
     s = cards_scenario({0: ["moi_dabord"], 1: ["encore"]}, phase="movement")
-    at_window(s, "phase3", 0)
+    at_window(s, "phase3", 0, 1)
     assert not card_plays(s, 1, "encore")  # nothing to take back yet
     s, _ = play(s, 0, "moi_dabord")
-    at_window(s, "phase3", 1)
+    assert not card_plays(s, 1, "encore")  # nor while the round's answers are secret
+    s, _ = act(s, 1, {"type": "pass"})
+    at_window(s, "phase3", 1)  # MOI D'ABORD is played: asked again
     s, ev = play(s, 1, "encore")
     assert events_of(ev, "card_retrieved")[0]["card"] == "moi_dabord"
     assert s.hands[1] == ["moi_dabord"] and s.locked[1] == ["moi_dabord"]
@@ -730,8 +776,7 @@ def test_encore_takes_back_the_last_card_locked_until_next_turn():
     # next turn it is free again (a phase-1 window opens for it)
     s, _ = drive(s, lambda z: z.turn == 4 and z.window is not None)
     assert s.locked == [[], [], []]
-    assert s.window["at"] == "phase1"
-    s, _ = drive(s, lambda z: EVO.to_act(z) == [1])
+    assert s.window["at"] == "phase1" and 1 in EVO.to_act(s)
     assert card_plays(s, 1, "moi_dabord")
 
 
@@ -755,7 +800,7 @@ def test_encore_reacts_to_a_card_played_on_own_turn():
 
 def test_encore_only_right_after_a_card():
     s = cards_scenario({0: ["maousse_kosto"], 1: ["encore", "grand_frere"]}, phase="movement")
-    s, _ = play(s, 0, "maousse_kosto")
+    s, _ = answer_round(s, {0: "maousse_kosto"})
     at_window(s, "phase3", 1)
     assert card_plays(s, 1, "encore")
     s, _ = play(s, 1, "grand_frere")
@@ -826,17 +871,15 @@ def test_moi_dabord_in_phase_1_makes_its_player_first_in_the_climate_window():
     s = cards_scenario({0: ["gene_meteo"], 2: ["moi_dabord", "cata"]}, phase="initiative",
                        genes={0: {"tail": 3}, 1: {"tail": 2}}, climate=0)
     assert s.order == [0, 1, 2]
-    at_window(s, "phase1", 0)
-    s, _ = act(s, 0, {"type": "pass"})
-    s, _ = play(s, 2, "moi_dabord")
-    s, _ = act(s, 2, {"type": "pass"})
-    s, _ = act(s, 0, {"type": "pass"})
+    at_window(s, "phase1", 0, 2)
+    s, _ = answer_round(s, {2: "moi_dabord"})
+    s, _ = answer_round(s)
     assert s.phase == 2 and s.window is None and EVO.to_act(s) == [2]
     s, ev = act(s, 2, GO)
     assert events_of(ev, "window")[0]["asked"] == [2, 0]
-    at_window(s, "phase2", 2)
-    s, _ = play(s, 2, "cata")  # the only climate card of the turn goes to the first player
-    s, _ = act(s, 0, {"type": "pass"})
+    at_window(s, "phase2", 2, 0)
+    # the only climate card of the turn goes to the first player
+    s, _ = answer_round(s, {2: "cata", 0: {"type": "play", "card": "gene_meteo", "die": 3}})
     assert s.climate == 2 and "gene_meteo" in s.hands[0]
 
 
@@ -859,8 +902,8 @@ def test_moi_dabord_asks_nothing_of_a_player_already_first():
 def test_moi_dabord_choice_is_checked_strictly(action, code):
     s = cards_scenario({1: ["moi_dabord"], 2: ["eon_calme"]}, phase="movement",
                        order=[0, 1, 2])
-    s, _ = play(s, 1, "moi_dabord")
-    s, _ = act(s, 2, {"type": "pass"})
+    s, _ = answer_round(s, {1: "moi_dabord"})
+    s, _ = answer_round(s)  # player 2 is asked again after the card, and passes
     assert EVO.to_act(s) == [1] and EVO.legal_actions(s, 1) == [GO, STAY]
     assert_illegal(s, 1, action, code)
     assert_illegal(s, 0, GO, "not_your_turn")
@@ -884,9 +927,10 @@ def test_moi_dabord_only_at_the_start_of_a_phase():
 def test_eon_calme_stops_every_card_for_the_rest_of_the_turn():
     s = cards_scenario({0: ["cata"], 1: ["eon_calme"], 2: ["motivation", "encore"]},
                        phase="climate", climate=0)
-    s, _ = play(s, 0, "cata")
-    at_window(s, "phase2", 1)
-    s, ev = play(s, 1, "eon_calme")
+    s, ev = answer_round(s, {0: "cata", 1: "eon_calme"})
+    assert [e["card"] for e in events_of(ev, "card_played")] == ["cata"]  # first in order
+    at_window(s, "phase2", 1, 2)
+    s, ev = answer_round(s, {1: "eon_calme"})
     assert s.window is None  # closed at once, ENCORE is no longer possible
     assert s.climate == 2  # CATA still counts
     assert s.phase == MOVEMENT and s.stage == "move"
@@ -947,8 +991,8 @@ def test_blocked_births_do_not_force_a_card_to_be_played():
 
 def test_all_cards_played_conserve_the_deck():
     s = cards_scenario({0: ["cata", "encore"], 1: ["gene_meteo"]}, phase="climate")
-    s, _ = play(s, 0, "cata")
-    s, _ = play(s, 0, "encore")
+    s, _ = answer_round(s, {0: "cata"})
+    s, _ = answer_round(s, {0: "encore"})
     check_invariants(s)
     assert s.hands[0] == ["cata"] and s.discard.count("encore") == 1
 
@@ -957,8 +1001,8 @@ def test_window_order_follows_the_initiative():
     s = cards_scenario({0: ["eon_calme"], 1: ["encore"], 2: ["moi_dabord"]}, phase="initiative",
                        genes={2: {"tail": 3}, 1: {"tail": 2}})
     assert s.phase == INITIATIVE and s.order == [2, 1, 0]
-    at_window(s, "phase1", 2)
-    assert s.window["order"] == [2, 1, 0]
+    at_window(s, "phase1", 2, 1, 0)
+    assert s.window["asked"] == [2, 1, 0]
 
 
 
@@ -1014,14 +1058,21 @@ RULEBOOK_OTHER_WINDOWS = {
     "auction": {"rate_evolutionniste", "evolution_separee", "sursaut_genetique", "eon_calme"},
     "pay": {"sursaut_genetique", "eon_calme"},
 }
+# The end of phase 2 and the start of movement are one moment (nothing happens between them):
+# one window offers the cards of both, unless MOI D'ABORD's player must first choose whether to
+# move first (then each has its own window, that choice between them).
+RULEBOOK_OTHER_WINDOWS["phase2_end+phase3"] = RULEBOOK_OTHER_WINDOWS["phase2_end"] | {
+    card for card, phases in RULEBOOK_PHASE_STARTS.items() if 3 in phases}
 
 
 def _at_other_window(at: str, card: str):
     """Player 0 holds ``card`` (and ÉON CALME) at window ``at``, with something to pay."""
     beaches = of_terrain(BEACH)
     hand = [card] if card == "eon_calme" else [card, "eon_calme"]
-    if at == "phase2_end":
-        s = cards_scenario({0: hand}, phase="climate", climate=1,
+    if at.startswith("phase2_end"):
+        # MOI D'ABORD in force (player 1's, first in no phase) keeps the end of phase 2 apart
+        first = {} if at == "phase2_end+phase3" else {"first": 1, "first_go": False}
+        s = cards_scenario({0: hand}, phase="climate", climate=1, effects=first,
                            dinos={0: nm(beaches[0:1]), 1: nm(beaches[1:6]), 2: nm(beaches[6:7])})
         s, _ = act(s, 0, {"type": "pass"})
     else:
@@ -1050,21 +1101,20 @@ def test_deluge_and_accident_after_the_climate_die():
     beaches = of_terrain(BEACH)
     s = cards_scenario({0: ["deluge"], 1: ["accident", "cata"]}, phase="climate",
                        dinos={0: nm(coast[:1]), 1: [], 2: nm(beaches[1:6])})
-    at_window(s, "phase2", 0)
-    s, _ = act(s, 0, {"type": "pass"})
-    s, _ = act(s, 1, {"type": "pass"})
+    at_window(s, "phase2", 0, 1)
+    s, _ = answer_round(s)
     assert s.history["climate"]["die"] is not None  # rolled: now the end-of-phase window
-    at_window(s, "phase2_end", 0)
+    at_window(s, "phase2_end+phase3", 0, 1)
     assert not card_plays(s, 1, "cata")  # climate cards only before the die
-    s, _ = act(s, 0, {"type": "pass"})
     victim = B.names[beaches[3]]
-    s, ev = play(s, 1, "accident", target=2, region=victim)
+    s, ev = answer_round(s, {1: {"type": "play", "card": "accident", "target": 2,
+                                 "region": victim}})
     assert events_of(ev, "death")[0]["region"] == victim
-    at_window(s, "phase2_end", 1)  # player 1 still holds a card: asked again, then player 0
-    s, _ = act(s, 1, {"type": "pass"})
+    at_window(s, "phase2_end+phase3", 0, 1)  # both still hold a card: asked again
     climate = s.climate
-    s, ev = play(forced(s, 1), 0, "deluge")
+    s, ev = answer_round(forced(s, 1), {0: "deluge"})
     assert events_of(ev, "deluge_roll")[0]["drowned"]
+    at_window(s, "phase2_end+phase3", 1)
     s, _ = act(s, 1, {"type": "pass"})
     assert s.phase == MOVEMENT and s.climate == climate  # no second roll
 
@@ -1099,13 +1149,15 @@ def test_sursaut_genetique_when_paying_the_bid():
     assert max(a["amount"] for a in EVO.legal_actions(s, 0) if a["type"] == "bid") == 4
     s = _bid_round(s, {0: 4, 1: 0, 2: 2})
     # the auction is decided: every card holder is asked before anyone pays
-    at_window(s, "pay", 0)
-    assert s.window["order"] == [0, 2] and s.mp == [4, 10, 10]
+    at_window(s, "pay", 0, 2)
+    assert s.window["asked"] == [0, 2] and s.mp == [4, 10, 10]
     assert card_plays(s, 0, "sursaut_genetique") == [
         {"type": "play", "card": "sursaut_genetique"}]
     s, ev = play(s, 0, "sursaut_genetique")
     at_window(s, "pay", 2)
     assert EVO.legal_actions(s, 2) == [{"type": "pass"}]
+    s, ev = act(s, 2, {"type": "pass"})
+    at_window(s, "pay", 2)  # asked again after the card
     s, ev = act(s, 2, {"type": "pass"})
     paid = {e["player"]: (e["paid"], e["discount"]) for e in events_of(ev, "bought")}
     assert paid == {0: (1, 3), 1: (0, 0), 2: (2, 0)}
@@ -1152,7 +1204,7 @@ def play_alike(a, b, choose, until, limit: int = 3000):
         check_alike(a, b)
         if until(a):
             return a, b, moments
-        (p,) = EVO.to_act(a)
+        p = EVO.to_act(a)[0]  # (a card window's round: everyone asked, in turn order)
         action = choose(a, p)
         a, ev_a = act(a, p, action)
         b, ev_b = act(b, p, action)
@@ -1172,8 +1224,8 @@ def test_deluge_and_ca_caille_holders_are_asked_alike():
                                lambda s: s.turn == 5 or EVO.is_over(s))
     windows = [at for _, _, opened in moments for at in opened]
     # every timing point of a turn opened its window, in both games, twice over
-    for at in ("phase1", "phase2", "phase2_end", "phase3", "phase4", "phase4_end", "phase5",
-               "phase5_end", "phase6", "pay"):
+    for at in ("phase1", "phase2", "phase2_end+phase3", "phase4", "phase4_end+phase5",
+               "phase5_end+phase6", "pay"):
         assert windows.count(at) == 2, (at, windows)
     passes = [p for p, kind, _ in moments if kind == "pass"]
     assert set(passes) == {0, 1} and len(passes) == 2 * len(windows)  # both asked each time
@@ -1258,11 +1310,79 @@ def test_windows_do_not_depend_on_hidden_hands(seed, n, rnd, redeal):
         EVO.apply_in_place(b, p, action)
 
 
+# --- one round: everyone asked at once, the answers secret until the last ----------------------
+
+def test_answers_are_secret_until_everyone_asked_has_answered():
+    s = cards_scenario({0: ["maousse_kosto"], 1: ["grand_frere"], 2: ["gaz_de_combat"]},
+                       phase="movement")
+    at_window(s, "phase3", 0, 1, 2)
+    keys, step = [EVO.decision_key(s, p) for p in range(3)], EVO.step_key(s)
+    s2, ev = play(s, 1, "grand_frere")
+    # the event says who answered, never what; the card stays in the hand, nothing is played
+    assert ev == [{"type": "window_answer", "player": 1}]
+    assert s2.hands == s.hands and s2.effects == s.effects and s2.discard == s.discard
+    passed, _ = act(s, 1, {"type": "pass"})
+    assert EVO.view(s2, None) == EVO.view(passed, None)  # a card and a pass look alike
+    for viewer in (0, 2):
+        assert EVO.view(s2, viewer) == EVO.view(passed, viewer)
+        assert "grand_frere" not in json.dumps(EVO.view(s2, viewer))
+    assert EVO.view(s2, 1)["state"]["answers"][1] == {"type": "play", "card": "grand_frere"}
+    # the public step stays; only player 1's own key moves (the others' buttons stay valid)
+    assert EVO.step_key(s2) == step
+    assert [EVO.decision_key(s2, p) for p in range(3)] == [keys[0], keys[1] + 1, keys[2]]
+    assert_illegal(s2, 1, {"type": "pass"}, "window_answered")
+    at_window(s2, "phase3", 0, 2)
+    s3, ev = answer_round(s2)
+    assert [e["card"] for e in events_of(ev, "card_played")] == ["grand_frere"]
+    assert EVO.step_key(s3) == step + 1 and all(
+        EVO.decision_key(s3, p) > EVO.decision_key(s2, p) for p in range(3))
+    at_window(s3, "phase3", 0, 2)  # asked again, seeing GRAND FRÈRE
+    assert s3.window["round"] == 2
+
+
+def test_a_secret_answer_may_be_taken_back_until_the_round_is_settled():
+    s = cards_scenario({0: ["maousse_kosto"], 1: ["grand_frere"]}, phase="movement")
+    a1, ev1 = play(s, 0, "maousse_kosto")
+    assert EVO.undoable(s, 0, {"type": "play", "card": "maousse_kosto"}, a1, ev1)
+    a2, ev2 = act(a1, 1, {"type": "pass"})  # the last answer: the card is played, public
+    assert not EVO.undoable(a1, 1, {"type": "pass"}, a2, ev2)
+    b1, ev = act(s, 0, {"type": "pass"})
+    assert EVO.undoable(s, 0, {"type": "pass"}, b1, ev)
+
+
+def test_an_end_window_stands_apart_when_moi_dabord_must_choose_at_the_next_start():
+    # MOI D'ABORD is in force (player 1's): they choose whether to move first at the start of
+    # movement, between the end of phase 2's window and the start of movement's
+    s = cards_scenario({0: ["eon_calme"]}, phase="climate", order=[0, 1, 2],
+                       effects={"first": 1, "first_go": False})
+    s, _ = act(s, 0, {"type": "pass"})
+    at_window(s, "phase2_end", 0)
+    s, _ = act(s, 0, {"type": "pass"})
+    assert s.phase == MOVEMENT and s.window is None and EVO.to_act(s) == [1]
+    s, _ = act(s, 1, GO)
+    at_window(s, "phase3", 0)
+    assert s.window["asked"] == [0] and turn_order(s) == [1, 0, 2]
+
+
+def test_moi_dabord_in_a_joint_window_is_for_the_next_phase():
+    s = cards_scenario({2: ["moi_dabord"]}, phase="births", order=[0, 1, 2])
+    s, _ = act(s, 2, {"type": "pass"})  # the start of births
+    s, _ = drive(s, lambda z: z.window is not None)
+    at_window(s, "phase4_end+phase5", 2)
+    s, _ = play(s, 2, "moi_dabord")
+    # no choice about the births just ended: the choice is made at the start of survival
+    assert s.phase == SURVIVAL and EVO.to_act(s) == [2]
+    assert EVO.legal_actions(s, 2) == [GO, STAY] and s.window is None
+    s, ev = act(s, 2, GO)
+    assert events_of(ev, "goes_first")[0]["phase"] == "survival"
+    assert not events_of(ev, "window")  # survival's start was in the joint window
+
+
 # --- the contract's card_window ---------------------------------------------------------------
 
-def test_card_window_is_true_only_for_the_player_asked_in_a_window():
+def test_card_window_is_true_only_for_the_players_still_to_answer():
     s = cards_scenario({0: ["cata"], 2: ["eon_calme"]}, phase="climate")
-    assert [EVO.card_window(s, p) for p in range(3)] == [True, False, False]
+    assert [EVO.card_window(s, p) for p in range(3)] == [True, False, True]
     s, _ = act(s, 0, {"type": "pass"})
     assert [EVO.card_window(s, p) for p in range(3)] == [False, False, True]
     s, _ = drive(s, lambda z: z.window is None)

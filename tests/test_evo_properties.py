@@ -127,13 +127,17 @@ def own_checks(state) -> None:
     # newborns stand on the board, once each
     assert len(set(state.newborn)) == len(state.newborn)
     assert all(state.occ[r] != -1 for r in state.newborn)
-    # a card window asks exactly the players holding cards, in turn order (hand sizes are
-    # public: who is asked says nothing about what they hold)
+    # a card window asks exactly the players holding cards, all at once, in turn order
+    # (hand sizes are public: who is asked says nothing about what they hold); those who
+    # answered are some of them, each with a secret answer
     w = state.window
     if w is not None:
         holders = [q for q in EVO.view(state, None)["order"] if state.hands[q]]
-        assert w["order"] == holders, (w, holders)
-        assert 0 <= w["i"] < len(w["order"]) and 0 <= w["passed"] < len(w["order"])
+        assert w["asked"] == holders, (w, holders)
+        assert set(w["answered"]) < set(w["asked"]) and w["round"] >= 1
+        assert EVO.to_act(state) == [q for q in w["asked"] if q not in w["answered"]]
+    assert [q for q in range(n) if state.answers[q] is not None] == sorted(
+        w["answered"] if w is not None else [])
     # the auction table: one slot per bidder at most, bids the bidder can pay
     if state.auction:
         holders = [held[0] for held in state.auction["bids"] if held is not None]
@@ -145,7 +149,7 @@ def own_checks(state) -> None:
             assert 0 <= amount <= state.mp[q] + state.genes[q][MUTANT] + 3 * sursaut
     if any(x is not None for x in state.pending):
         assert state.phase == SURVIVAL and state.stage == "choose"
-    if (state.phase == SURVIVAL and state.stage in ("end", "done")) or state.phase == EVOLUTION or (
+    if (state.phase == SURVIVAL and state.stage in ("end", "done", "ahead")) or state.phase == EVOLUTION or (
             state.phase == OVER and state.turn > 1):
         check_survivors(state)
 
@@ -524,6 +528,9 @@ def check_views(state, det_seed: int) -> None:
                 assert row["hand"] is None
             assert row["cards"] == len(state.hands[q])
         assert v["state"]["hand"] == (None if viewer is None else state.hands[viewer])
+        # a card window's answers are secret: one's own only
+        assert v["state"]["answers"] == [state.answers[q] if q == viewer else None
+                                         for q in range(n)]
         # no card held by someone else appears anywhere, unless it is public (retrieved
         # with ENCORE, so locked and known to all)
         seen = set(state.hands[viewer]) if viewer is not None else set()
@@ -744,9 +751,11 @@ def test_damaged_saves_raise_corrupt_state(seed, n, variant, rnd, moves, field, 
 
 # a window, MOI D'ABORD's effect, or a stage spoiled in one way (field path, value)
 SPOILED = [
-    (("window", "at"), "phase7"), (("window", "order"), []), (("window", "order"), [0, 0]),
-    (("window", "order"), [9]), (("window", "i"), 5), (("window", "i"), -1),
-    (("window", "passed"), 3), (("window", "passed"), "0"), (("window", "extra"), 1),
+    (("window", "at"), "phase7"), (("window", "asked"), []), (("window", "asked"), [0, 0]),
+    (("window", "asked"), [9]), (("window", "answered"), [2]), (("window", "answered"), [1, 1]),
+    (("window", "answered"), [0, 1]), (("window", "round"), 0), (("window", "round"), "1"),
+    (("window", "extra"), 1), (("answers", 0), {"type": "pass"}),
+    (("answers", 1), {"type": "play", "card": "encore"}),
     (("effects", "first"), 7), (("effects", "first"), "0"), (("effects", "first_go"), 1),
     (("stage",), "nap"),
 ]
@@ -757,7 +766,8 @@ def test_spoiled_windows_and_choices_raise_corrupt_state(path, value):
     # a game paused in a card window of turn 3, with MOI D'ABORD's effect in force
     state = EVO.scenario(3, phase="movement", hands={0: ["eon_calme"], 1: ["encore"]},
                          effects={"first": 1, "first_go": True}, order=[0, 1, 2])
-    assert state.window is not None and state.window["order"] == [1, 0]
+    assert state.window is not None and state.window["asked"] == [1, 0]
+    state, _ = EVO.apply_action(state, 1, {"type": "pass"})  # one secret answer given
     data = json.loads(json.dumps(EVO.to_json(state)))
     EVO.from_json(data)  # the unspoiled save loads
     target = data

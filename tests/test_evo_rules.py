@@ -175,8 +175,9 @@ def test_climate_die_moves_round_the_loop(square, face):
     (c,) = events_of(ev, "climate")
     assert c["die"] == face and c["square"] == expected
     assert c["temperate"] == TERRAINS[TRACK[expected]]
-    # the end-of-phase-2 card window (DÉLUGE, ACCIDENT...), then movement: one roll per turn
-    assert s2.window["at"] == "phase2_end"
+    # the end-of-phase-2 card window (DÉLUGE, ACCIDENT...; with the start of movement's
+    # cards: nothing happens between), then movement: one roll per turn
+    assert s2.window["at"] == "phase2_end+phase3"
     s3, ev = act(s2, 0, {"type": "pass"})
     assert s3.phase == MOVEMENT and s3.climate == expected and not events_of(ev, "climate")
 

@@ -23,7 +23,8 @@ from tests import properties
 from tests.properties import check_damaged_saves
 
 MOMENTS = {
-    "window": lambda s: s.window is not None and len(s.window["order"]) > 1,
+    "window": lambda s: s.window is not None and len(s.window["asked"]) > 1
+    and bool(s.window["answered"]),
     "first": lambda s: "first" in s.effects and s.effects.get("first_go") is not None,
     "effects": lambda s: len(s.effects) >= 3,
     "choose": lambda s: sum(x is not None for x in s.pending) >= 1 and s.stage == "choose",
@@ -97,6 +98,12 @@ def _bid_beyond_means(d):
     a["bids"][slot][1] = d["mp"][a["bids"][slot][0]] + 50
 
 
+def _answer_unanswered(d):
+    w = d["window"]
+    q = next(q for q in w["asked"] if q not in w["answered"])
+    d["answers"][q] = {"type": "pass"}
+
+
 def _holder_also_pending(d):
     a = d["auction"]
     a["pending"] = next(held[0] for held in a["bids"] if held is not None)
@@ -151,11 +158,20 @@ SPOILED_SAVES = [
         lambda d: d["auction"]["queue"].extend(d["auction"]["queue"][:1] or [0, 0]))),
     ("window", "a window at no timing point", _set(("window", "at"), "lunch")),
     ("window", "a window asking a player twice", _edit(
-        lambda d: d["window"]["order"].append(d["window"]["order"][0]))),
+        lambda d: d["window"]["asked"].append(d["window"]["asked"][0]))),
+    ("window", "an answer of a player who did not answer", _edit(_answer_unanswered)),
+    ("window", "an answer missing", _edit(
+        lambda d: d["answers"].__setitem__(d["window"]["answered"][0], None))),
+    ("window", "a card answered that is not in the hand", _edit(
+        lambda d: d["answers"].__setitem__(d["window"]["answered"][0], {
+            "type": "play", "card": next(c for c in d["deck"] if c != "gene_inattendu")}))),
+    ("window", "every player asked answered", _edit(
+        lambda d: d["window"].update(answered=list(d["window"]["asked"])))),
+    ("move", "an answer without a window", _set(("answers", 0), {"type": "pass"})),
     ("over", "an end without a result", _set(("result",), None)),
     ("over", "an end in a stage", _set(("stage",), "move")),
-    ("over", "a window after the end", _set(("window",), {"at": "phase3", "order": [0], "i": 0,
-                                                         "passed": 0})),
+    ("over", "a window after the end", _set(("window",), {"at": "phase3", "asked": [0],
+                                                         "answered": [], "round": 1})),
 ]
 
 
@@ -168,16 +184,35 @@ def test_a_save_that_does_not_hold_together_is_corrupt(moment, what, spoil):
         EVO.from_json(spoil(data))
 
 
-def test_a_save_from_before_the_position_keys_loads_with_keys_no_old_button_has():
-    """A version-1 save (before ``step`` and ``keys``) is brought up to date at load: its
-    keys start above any action count, so a button drawn with the old position number never
-    matches a key."""
+def _older(data: dict, version: int) -> dict:
+    """``data`` as a save of an earlier version would hold it: version 2 had no secret
+    answers and asked card holders one at a time; version 1 had no position keys either."""
+    old = {k: v for k, v in data.items() if k != "answers"}
+    old["version"] = 2
+    w = data["window"]
+    if w is not None:
+        old["window"] = {"at": w["at"], "order": list(w["asked"]), "i": 1, "passed": 1}
+    if version == 1:
+        old = {k: v for k, v in old.items() if k not in ("step", "keys")}
+        old["version"] = 1
+    return old
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_save_of_an_earlier_version_loads(version):
+    """A version-1 save (before ``step`` and ``keys``) gets keys above any action count, so
+    a button drawn with the old position number never matches a key; a version-2 window
+    (one player asked at a time) becomes a round asking all its players again."""
     from engine.evo.state import OLD_SAVE_KEYS
 
-    data = saves_from_games(3, False, seed=3)["choose"]
-    old = {k: v for k, v in data.items() if k not in ("step", "keys")}
-    old["version"] = 1
-    state = EVO.from_json(old)
-    assert state.step == OLD_SAVE_KEYS and state.keys == [OLD_SAVE_KEYS] * 3
-    assert [EVO.decision_key(state, p) for p in range(3)] == [OLD_SAVE_KEYS] * 3
-    assert EVO.to_json(state)["version"] == EVO.to_json(EVO.from_json(data))["version"]
+    saves = saves_from_games(3, False, seed=3)
+    for moment in ("choose", "window"):
+        data = saves[moment]
+        state = EVO.from_json(_older(data, version))
+        assert EVO.to_json(state)["version"] == data["version"]
+        assert state.answers == [None] * 3
+        if version == 1:
+            assert state.step == OLD_SAVE_KEYS and state.keys == [OLD_SAVE_KEYS] * 3
+        if moment == "window":
+            assert EVO.to_act(state) == data["window"]["asked"]
+            assert state.window["answered"] == [] and state.window["round"] == 1

@@ -666,3 +666,57 @@ async def test_a_rematch_pressed_twice_together_says_it_was_opened_whatever_the_
         await first
     assert err.value.code == "rematch_taken"
     assert second.status == "lobby" and host.game_in("c1") is second
+
+
+# --- card windows: every holder asked at once, one delay a round (EVO) -------------------------
+
+def _window_at_movement(hands: dict):
+    """An EVO position of turn 3 paused at the start of movement, every seat holding ``hands``."""
+    from engine.evo import scenario
+
+    state = scenario(3, phase="movement", turn=3, hands=hands)
+    assert state.window is not None and state.window["asked"] == [0, 1, 2]
+    return state
+
+
+async def test_the_bot_passes_for_every_holder_at_once_whatever_they_hold(store):
+    """Two tables alike in all that is public, different hands: the bot passes for the three
+    holders at one moment, ``window_delay`` after the round opened, at both; a player who
+    answers early (their own choice) neither hastens nor delays the others."""
+    clock = FakeClock()
+    host, rec = make_host(store, clock)
+    games = []
+    for channel, hands in (("w1", {0: ["maousse_kosto"], 1: ["deluge"], 2: ["encore"]}),
+                           ("w2", {0: ["gaz_de_combat"], 1: ["ca_caille"], 2: ["on_crame"]})):
+        game = await three_player_game(host, channel)
+        game.state = _window_at_movement(hands)
+        host._schedule(game)
+        games.append(game)
+    early = games[0]
+    await clock.advance(1.0, host)
+    await host.act("w1", "u2", {"type": "pass"}, expected_key=early.key_for(1))
+    assert early.awaiting() == [0, 2] and games[1].awaiting() == [0, 1, 2]
+    await clock.advance(0.99, host)
+    assert [g.awaiting() for g in games] == [[0, 2], [0, 1, 2]]
+    await clock.advance(0.01, host)  # window_delay after the round opened
+    for game in games:
+        assert game.state.window is None and game.state.stage == "move"
+        passes = [o.seat for o in rec.outcomes if o.game is game and o.action["type"] == "pass"]
+        assert sorted(passes) == [0, 1, 2]
+
+
+async def test_ai_seats_answer_a_card_window_together(store):
+    clock = FakeClock()
+    host, rec = make_host(store, clock)  # AI seats: 1 s; the bot's passes: 2 s
+    await host.open_lobby("g", "a1", "evo", "u1", "Ann")
+    await host.add_ai("a1", "u1")
+    await host.add_ai("a1", "u1")
+    await host.start_game("a1", "u1", False, seed=5)
+    game = host.game_in("a1")
+    await clock.advance(0.5, host)
+    game.state = _window_at_movement({0: ["maousse_kosto"], 1: ["deluge"], 2: ["encore"]})
+    host._schedule(game)
+    await clock.advance(1.0, host)
+    assert game.awaiting() == [0]  # both AI seats answered at once, the person is asked
+    await clock.advance(1.0, host)
+    assert game.state.window is None  # and the bot passed for the person, 2 s after it opened

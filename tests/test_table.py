@@ -14,7 +14,14 @@ from cogs.bot import DarwinBot
 from engine.ai import ai_action
 from messages import t
 from tests.conftest import ChannelWrites, VirtualClock, flush, make_config, virtual_pacing
-from tests.test_discord import custom_ids, open_table, perform, public_messages, reply_text
+from tests.test_discord import (
+    custom_ids,
+    labels,
+    open_table,
+    perform,
+    public_messages,
+    reply_text,
+)
 
 
 def phase_tag(game):
@@ -214,6 +221,36 @@ async def test_an_old_keep_button_does_not_keep_the_hand_now_in_play(simcord_env
     r = await press_old(env, by_seat[game.awaiting()[0]], channel, old, old_buttons, label=keep)
     assert r.ephemeral and t("bot.stale_position") in reply_text(r)
     assert game.seq == seq and json.dumps(game.rules.to_json(game.state)) == before
+
+
+async def test_everyone_asked_in_a_card_window_may_answer_from_the_same_drawing(simcord_env):
+    """A card window asks every card holder at once (issue 21): the table shows one Pass,
+    and each of them pressing it on the table as it was drawn when the window opened is
+    accepted, whoever presses first; the table names who is still asked, never what anyone
+    answered."""
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("evo")
+    users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+    game = await open_table(env, channel, users)
+    for user in users:  # the windows wait for the people
+        await env.bot.host.set_autopass(channel.id, user.id, "off")
+    by_seat = {game.seat_of(u.id): u for u in users}
+    await play_like_people(env, channel, game, by_seat,
+                           lambda g: g.state.window is not None and len(g.awaiting()) >= 2)
+    message = channel.last_message
+    drawn = copy.deepcopy(stored(env, channel, message).components)
+    asked, seq = game.awaiting(), game.seq
+    assert labels(message).count(t("bot.btn_pass")) == 1
+    for k, seat in enumerate(reversed(asked)):
+        r = await press_old(env, by_seat[seat], channel, message, drawn, label=t("bot.btn_pass"))
+        assert t("bot.stale_position") not in reply_text(r), reply_text(r)
+        assert game.seq == seq + k + 1
+        await flush(env)
+        if k + 1 < len(asked):  # who is still asked; nothing of what was answered
+            footer = stored(env, channel, channel.last_message).content.splitlines()[-1]
+            names = [u.name for s, u in by_seat.items() if s in game.awaiting()]
+            assert all(n in footer for n in names) and by_seat[seat].name not in footer
 
 
 # --- card windows reveal nothing -------------------------------------------------------------

@@ -24,6 +24,11 @@ and ``amount`` whole numbers, never booleans...); any other action is refused by
 
 ``card_window(state, player)`` tells whether ``player`` is asked in a card window (an event-card
 pause where ``{"type": "pass"}`` is always legal); windows are listed in :mod:`engine.evo.cards`.
+A window asks every card holder at once; each answers secretly (a pass or a card play: the
+event ``window_answer`` names who answered, never what) and the answers are settled when the
+last one comes in. ``step_key`` (the public step) does not move on a secret answer, and
+``decision_key(state, p)`` moves only on ``p``'s own: one player's answer leaves the others'
+buttons valid.
 """
 
 from __future__ import annotations
@@ -59,13 +64,14 @@ class EvoGame:
         return rules.to_act(state)
 
     def step_key(self, state: EvoState) -> int:
-        """The public step: moves on with every action (the turn timer runs per step)."""
+        """The public step: moves on with every action except a secret answer in a card
+        window (the turn timer and the auto-pass run per step)."""
         return state.step
 
     def decision_key(self, state: EvoState, player: int) -> int:
         """What a button drawn for ``player`` is bound to: it moves on with every action,
-        except another player's loss choice in survival (the players choose at the same
-        moment: one's choice leaves the others' menus valid)."""
+        except another player's move inside a simultaneous step (a secret answer in a card
+        window, a loss choice in survival): one's choice leaves the others' menus valid."""
         return state.keys[player]
 
     def card_window(self, state: EvoState, player: int) -> bool:
@@ -107,8 +113,15 @@ class EvoGame:
         were, it is not a card play, and the game goes on: a move, the end of a movement, a
         hatching, a loss choice, a bid or a pass in the auction, a pass in a card window,
         MOI D'ABORD's choice — as long as no die or draw came after it in the same step
-        (e.g. the last move of a phase whose next phase opens with the climate roll)."""
-        if after.phase == rules.OVER or action.get("type") == "play":
+        (e.g. the last move of a phase whose next phase opens with the climate roll). In a
+        card window an answer (a pass or a card) stays secret until the round's last answer:
+        it may be taken back until then (the public step did not move); the last answer,
+        which settles the round, may not."""
+        if after.phase == rules.OVER:
+            return False
+        if before.window is not None and not rules.choosing_first(before):
+            return after.step == before.step  # a secret answer, the round still open
+        if action.get("type") == "play":
             return False
         return (before.rng == after.rng and before.deck == after.deck
                 and before.bag == after.bag and before.hands == after.hands

@@ -272,7 +272,7 @@ def turns_left(s) -> float:
 
 def _scored(s) -> bool:
     """True once this turn's survival points were given."""
-    return s.phase > SURVIVAL or (s.phase == SURVIVAL and s.stage in ("end", "done"))
+    return s.phase > SURVIVAL or (s.phase == SURVIVAL and s.stage in ("end", "done", "ahead"))
 
 
 def capacities(s, p: int) -> tuple[int, int]:
@@ -1323,6 +1323,7 @@ class StrongPolicy(Policy):
         target = turn + 1 if climate_rolled(sim) else turn  # the turn whose roll is forced
         last = target if self.horizon == "next" else turn    # the turn whose survival ends it
         _step(sim, me, first)
+        _settle_round(sim)
         keep = hand_value(sim, sim.hands[me])
         _strip_hands(sim)
         if last > turn:
@@ -1374,6 +1375,17 @@ def _rng_for_die(state: int, die: int) -> int:
     return state
 
 
+def _settle_round(s) -> None:
+    """After our answer in a card window: the others still to answer pass (imagined), so the
+    round is settled and our card, if any, played before the futures are played out."""
+    w = s.window
+    if w is None:
+        return
+    r = w["round"]
+    while s.window is w and w["round"] == r and C.waiting(s):
+        R.step(s, C.waiting(s)[0], PASS)
+
+
 def _step(s, p: int, act: dict) -> list[dict] | None:
     """Apply an imagined action (a legal fallback if the rules refuse it); None if stuck."""
     try:
@@ -1404,7 +1416,8 @@ def decision_seed(state, player: int) -> int:
     w = state.window
     a = state.auction
     key = repr((state.turn, state.phase, state.stage, state.cur, state.steps, state.births,
-                state.occ, state.mp, None if w is None else (w["at"], w["i"], w["passed"]),
+                state.occ, state.mp,
+                None if w is None else (w["at"], w["round"], w["asked"], w["answered"]),
                 None if a is None else a["bids"], player))
     return Rng(state.seed ^ (zlib.crc32(key.encode()) << 20)).next64()
 

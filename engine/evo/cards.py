@@ -6,6 +6,9 @@ Timing points ("windows") where the flow pauses for cards:
 * ``phase2_end``: after the climate die (or the climate card), before movement (DÉLUGE and
   ACCIDENT say "during phase 2");
 * ``phase4_end`` and ``phase5_end``: the end of births and of survival;
+* a phase end and the next phase's start are one window (``phase2_end+phase3``,
+  ``phase4_end+phase5``, ``phase5_end+phase6``: both timing points' cards) unless MOI
+  D'ABORD's player must choose at that start, between the two;
 * ``auction``: after a meteorite roll that did not end the game, before the genes are drawn;
 * ``pay``: when the auction is over and its winners are about to pay (SURSAUT GÉNÉTIQUE "when
   paying your bid");
@@ -15,11 +18,15 @@ Timing points ("windows") where the flow pauses for cards:
 
 Who is asked never depends on the cards in anyone's hand, only on what everyone sees: from
 turn 3 on, while no ÉON CALME is in force, a window opens at every timing point where at least
-one player holds a card (hand sizes are public), and every player holding a card is asked, in
-turn order, whatever they hold. A player who plays keeps the turn (to play another card or
-pass) and then everyone is asked again, so they may react or change their mind; a player whose
-hand becomes empty leaves the window. The window closes when every player asked has passed in a
-row, or at once when ÉON CALME is played.
+one player holds a card (hand sizes are public), and every player holding a card is asked,
+whatever they hold, all at once: each answers secretly, a pass or a card (``state.answers``;
+the card stays in the hand, unseen). The answers stay hidden until every player asked has
+answered; then the first card in turn order is played (the rulebook: cards wanted at the same
+time are played in turn order) and the other answers are forgotten unseen: seeing that card,
+everyone holding a card is asked again (a new round, ``window["round"]``), so they may react,
+play the card they wanted or change their mind ("au vu des premières cartes jouées, les
+joueurs peuvent changer d'avis"). The window closes after a round in which everyone passed,
+or at once when ÉON CALME is played.
 """
 
 from __future__ import annotations
@@ -29,7 +36,13 @@ from engine.evo import rules as R
 from engine.evo.state import MOVEMENT
 
 PHASE_STARTS = frozenset({"phase1", "phase2", "phase3", "phase4", "phase5", "phase6"})
-WINDOWS = PHASE_STARTS | {"phase2_end", "phase4_end", "phase5_end", "auction", "pay", "reaction"}
+# The end of a phase and the start of the next are one moment when nobody decides anything
+# between them (no MOI D'ABORD choice due at the next start): one window covers both
+# timing points, its name joining theirs ("phase2_end+phase3").
+NEXT_START = {"phase2_end": "phase3", "phase4_end": "phase5", "phase5_end": "phase6"}
+JOINT = {f"{end}+{start}": (end, start) for end, start in NEXT_START.items()}
+WINDOWS = (PHASE_STARTS | {"phase2_end", "phase4_end", "phase5_end", "auction", "pay", "reaction"}
+           | set(JOINT))
 OWN_TURNS = frozenset({"move", "hatch", "bid"})
 ANYTIME = WINDOWS | OWN_TURNS
 
@@ -63,6 +76,21 @@ TIMING: dict[str, frozenset[str]] = {
     "encore": ANYTIME,
     "gene_inattendu": frozenset(),  # counted automatically at the final scoring
 }
+TIMING = {card: points | {joint for joint, pair in JOINT.items() if points & set(pair)}
+          for card, points in TIMING.items()}
+
+
+def open_end_window(state, at: str, events: list) -> bool:
+    """The window at the end of a phase (``at``: ``phase2_end``, ``phase4_end``,
+    ``phase5_end``). When no MOI D'ABORD choice is due at the start of the next phase, it
+    also covers that start (the joint window): True then, and the next phase opens with no
+    window of its own. Its start cards played here act in the next phase as they would
+    there; MOI D'ABORD's choice comes at that start."""
+    if "first" in state.effects:
+        open_window(state, at, events)
+        return False
+    open_window(state, f"{at}+{NEXT_START[at]}", events)
+    return state.window is not None
 
 def cards_allowed(state) -> bool:
     return state.turn >= R.D["setup"]["no_cards_before_turn"] and not state.effects.get("calm")
@@ -247,41 +275,71 @@ def play(state, p: int, card: str, params: dict, events: list) -> None:
 
 
 def open_window(state, at: str, events: list) -> None:
-    """Pause the flow at timing point ``at``: every player holding a card is asked."""
-    if not cards_allowed(state):
+    """Pause the flow at timing point ``at``: every player holding a card is asked at once."""
+    if not cards_allowed(state) or not any(state.hands):
         return
-    order = [q for q in R.turn_order(state) if state.hands[q]]
-    if not order:
+    state.window = {"at": at, "asked": [], "answered": [], "round": 0}
+    _new_round(state, events)
+
+
+def _new_round(state, events: list) -> None:
+    """Ask every player holding a card (in turn order), or close the window if nobody
+    does."""
+    asked = [q for q in R.turn_order(state) if state.hands[q]]
+    if not asked:
+        _close(state)
         return
-    state.window = {"at": at, "order": order, "i": 0, "passed": 0}
-    events.append({"type": "window", "at": at, "asked": list(order)})
+    w = state.window
+    w["asked"], w["answered"], w["round"] = asked, [], w["round"] + 1
+    state.answers = [None] * state.n
+    events.append({"type": "window", "at": w["at"], "asked": list(asked), "round": w["round"]})
 
 
 def _close(state) -> None:
     state.window = None
     state.retrievable = None
+    state.answers = [None] * state.n
 
 
-def window_pass(state, p: int) -> None:
+def waiting(state) -> list[int]:
+    """The players asked in this round who have not answered yet (in turn order)."""
     w = state.window
-    w["passed"] += 1
-    if w["passed"] >= len(w["order"]):
-        _close(state)
+    return [q for q in w["asked"] if q not in w["answered"]]
+
+
+def answer(state, p: int, action: dict, events: list) -> bool:
+    """``p``'s secret answer in the window: a pass, or a card playable here (checked now; it
+    stays in the hand). The event says that ``p`` answered, never what. When it is the last
+    answer of the round, the round is resolved (see :func:`resolve`) and True is returned."""
+    w = state.window
+    if action["type"] == "play":
+        card, params = check_play(state, p, action, w["at"])
+        state.answers[p] = {"type": "play", "card": card, **params}
+    elif action["type"] == "pass":
+        state.answers[p] = {"type": "pass"}
     else:
-        w["i"] = (w["i"] + 1) % len(w["order"])
+        raise IllegalAction("card_window_open", at=w["at"])
+    w["answered"].append(p)
+    events.append({"type": "window_answer", "player": p})
+    if waiting(state):
+        return False
+    resolve(state, events)
+    return True
 
 
-def after_window_play(state, p: int) -> None:
-    """After a card played in a window: the player keeps the turn, then everyone is asked
-    again; a player with no card left leaves the window (the next one is asked)."""
+def resolve(state, events: list) -> None:
+    """Every player asked has answered: the first card in turn order is played, then everyone
+    holding a card is asked again; the other answers are forgotten unseen. No card: the
+    window closes."""
     w = state.window
+    first = next((q for q in w["asked"] if state.answers[q]["type"] == "play"), None)
+    if first is None:
+        _close(state)
+        return
+    a = state.answers[first]
+    card, params = a["card"], {k: v for k, v in a.items() if k not in ("type", "card")}
+    play(state, first, card, params, events)
     if state.effects.get("calm"):
         _close(state)
         return
-    w["passed"] = 0
-    if not state.hands[p]:
-        w["order"].remove(p)  # p stood at w["i"]: the next player now stands there
-        if not w["order"]:
-            _close(state)
-            return
-        w["i"] %= len(w["order"])
+    _new_round(state, events)

@@ -258,17 +258,34 @@ def _check_effects(state: EvoState) -> None:
 
 
 def _check_window(state: EvoState) -> None:
-    """A card window names a timing point and asks the card holders, each once."""
+    """A card window names a timing point and asks the card holders, each once; those who
+    answered in this round are some of them (not all: the last answer resolves the round),
+    and exactly they have an answer: a pass, or a card of their hand playable here."""
     w = state.window
+    answers = state.answers
+    if type(answers) is not list or len(answers) != state.n:
+        _fail("bad card window answers")
     if w is None:
+        if any(a is not None for a in answers):
+            _fail("an answer without a card window")
         return
-    if not _keys(w, ("at", "order", "i", "passed")) or state.phase == OVER:
+    if not _keys(w, ("at", "asked", "answered", "round")) or state.phase == OVER:
         _fail("bad card window")
-    order = w["order"]
-    if (w["at"] not in cards.WINDOWS or not _distinct(order, state.n) or not order
-            or not all(state.hands[q] for q in order)
-            or not _in_range(w["i"], len(order)) or not _in_range(w["passed"], len(order))):
+    asked, answered = w["asked"], w["answered"]
+    if (w["at"] not in cards.WINDOWS or not _distinct(asked, state.n) or not asked
+            or not all(state.hands[q] for q in asked) or not _distinct(answered, state.n)
+            or not set(answered) < set(asked) or not _is_int(w["round"], 1, MAX_KEY)):
         _fail("bad card window")
+    for q, a in enumerate(answers):
+        if (a is not None) != (q in answered) or (a is not None and not _answer_ok(state, q, a)):
+            _fail("bad card window answer")
+
+
+def _answer_ok(state: EvoState, q: int, a) -> bool:
+    """``a`` is a pass, or one of the plays ``q`` may make in the window now."""
+    if a == {"type": "pass"}:
+        return True
+    return type(a) is dict and a in cards.plays(state, q, state.window["at"])
 
 
 def _check_auction(state: EvoState) -> None:

@@ -103,7 +103,10 @@ def ask_first(state: EvoState) -> None:
     (``effects["first_go"]`` None until they do). Nothing to ask in phase 1 (its order is
     already set) or when they come first anyway."""
     e = state.effects
-    if state.phase == INITIATIVE:
+    if state.phase == INITIATIVE or (state.window is not None
+                                     and state.window["at"] in cards.JOINT):
+        # phase 1's order is set; played in a phase end's joint window, the choice is for
+        # the next phase, at its start
         e["first_go"] = False
     elif state.order[0] == e["first"]:
         e["first_go"] = True
@@ -119,9 +122,10 @@ def choosing_first(state) -> bool:
 
 
 def card_window(state: EvoState, player: int) -> bool:
-    """True when a card window is open and ``player`` is the one asked (pass is legal)."""
-    w = state.window
-    return w is not None and state.phase != OVER and w["order"][w["i"]] == player
+    """True when a card window is open and ``player`` is asked in it and has not answered
+    yet in this round (pass is legal)."""
+    return (state.window is not None and state.phase != OVER
+            and player in cards.waiting(state))
 
 
 def region_name(state: EvoState, r: int) -> str:
@@ -257,6 +261,7 @@ def new_game(seats: list[Seat], seed: int, options: dict | None = None,
     s.meteor = D["meteorite"]["start"][str(n)]
     s.lost = [0] * n
     s.keys = [0] * n
+    s.answers = [None] * n
     events = EventLog([{"type": "game_start", "players": n, "variant": s.options["variant"],
                         "starts": [b.names[starts[p]] for p in range(n)]}])
     events.observer = observer
@@ -287,8 +292,7 @@ def to_act(state: EvoState) -> list[int]:
     if state.phase == OVER:
         return []
     if state.window is not None:
-        w = state.window
-        return [w["order"][w["i"]]]
+        return cards.waiting(state)
     if choosing_first(state):
         return [state.effects["first"]]
     if state.stage == "choose":
@@ -462,20 +466,17 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
     kind = action["type"]
     events = EventLog()
     events.observer = observer
+    secret = False
     if choosing_first(state):
         _act_first(state, p, action, events)
-    elif kind == "play":
-        at = state.window["at"] if state.window is not None else state.stage
-        card, params = cards.check_play(state, p, action, at)
-        cards.play(state, p, card, params, events)
-        if state.window is not None:
-            cards.after_window_play(state, p)
-        elif not state.effects.get("calm"):
-            cards.open_window(state, "reaction", events)
     elif state.window is not None:
-        if kind != "pass":
-            raise IllegalAction("card_window_open", at=state.window["at"])
-        cards.window_pass(state, p)
+        # a secret answer, unless it is the round's last (then every answer is settled)
+        secret = not cards.answer(state, p, action, events)
+    elif kind == "play":
+        card, params = cards.check_play(state, p, action, state.stage)
+        cards.play(state, p, card, params, events)
+        if not state.effects.get("calm"):
+            cards.open_window(state, "reaction", events)
     elif state.stage == "move":
         _act_move(state, p, action, events)
     elif state.stage == "hatch":
@@ -488,17 +489,20 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
         raise IllegalAction("nothing_to_do")
     if kind != "play" and state.window is None:
         state.retrievable = None
-    _bump_keys(state, p, kind == "lose" and any(x is not None for x in state.pending))
+    _bump_keys(state, p, secret,
+               secret or (kind == "lose" and any(x is not None for x in state.pending)))
     _advance(state, events)
     return events
 
 
-def _bump_keys(state: EvoState, p: int, own_only: bool) -> None:
-    """The position moved on (``step``); so did what every player may decide (``keys``),
-    except after a loss choice that leaves the others still choosing theirs: another
-    player's dinos taken off change nobody else's choice, so only ``p``'s key moves (their
-    menus stay valid: the players choose their losses at the same moment)."""
-    state.step += 1
+def _bump_keys(state: EvoState, p: int, secret: bool, own_only: bool) -> None:
+    """The position moved on: ``step`` (the public step) unless the move was a secret answer
+    in a card window; ``keys`` (what every player may decide), except after a move inside a
+    simultaneous step that leaves the others' choices as they were: a secret answer, or a
+    loss choice while others still choose theirs (another player's dinos taken off change
+    nobody else's choice). Then only ``p``'s key moves: the others' menus stay valid."""
+    if not secret:
+        state.step += 1
     if own_only:
         state.keys[p] += 1
     else:
@@ -507,6 +511,8 @@ def _bump_keys(state: EvoState, p: int, own_only: bool) -> None:
 
 def _not_your_turn(state: EvoState, p: int) -> list[dict]:
     waiting = to_act(state)
+    if state.window is not None and p in state.window["answered"]:
+        raise IllegalAction("window_answered", waiting=waiting)
     raise IllegalAction("not_your_turn", player=p, waiting=waiting)
 
 
@@ -721,11 +727,17 @@ def _climate_roll(state: EvoState, events: list):
         events.append({"type": "climate", "die": die, "delta": delta, "square": state.climate,
                        "temperate": TERRAINS[TRACK[state.climate]], "by": turn_order(state)[0]})
     state.stage = "rolled"
-    cards.open_window(state, "phase2_end", events)
+    if cards.open_end_window(state, "phase2_end", events):
+        state.stage = "ahead"  # the start of movement was in that window
 
 
 def _climate_done(state: EvoState, events: list):
     _phase(state, MOVEMENT, events)
+
+
+def _climate_ahead(state: EvoState, events: list):
+    _phase(state, MOVEMENT, events)
+    state.stage = "begin"  # its opening window was joint with the end of phase 2
 
 
 def _movement_start(state: EvoState, events: list):
@@ -799,11 +811,18 @@ def _hatching(state: EvoState, events: list):
 
 def _births_end(state: EvoState, events: list):
     state.stage = "done"
-    cards.open_window(state, "phase4_end", events)
+    if cards.open_end_window(state, "phase4_end", events):
+        state.stage = "ahead"  # the start of survival was in that window
 
 
 def _births_done(state: EvoState, events: list):
     _phase(state, SURVIVAL, events)
+
+
+def _births_ahead(state: EvoState, events: list):
+    _phase(state, SURVIVAL, events)
+    state.lost = [0] * state.n
+    state.stage = "resolve"  # its opening window was joint with the end of births
 
 
 def _survival_start(state: EvoState, events: list):
@@ -850,12 +869,19 @@ def _survival_choose(state: EvoState, events: list):
 
 def _survival_end(state: EvoState, events: list):
     state.stage = "done"
-    cards.open_window(state, "phase5_end", events)
+    if cards.open_end_window(state, "phase5_end", events):
+        state.stage = "ahead"  # the start of phase 6 was in that window
 
 
 def _survival_done(state: EvoState, events: list):
     state.lost = [0] * state.n
     _phase(state, EVOLUTION, events)
+
+
+def _survival_ahead(state: EvoState, events: list):
+    state.lost = [0] * state.n
+    _phase(state, EVOLUTION, events)
+    state.stage = "meteor"  # its opening window was joint with the end of survival
 
 
 def _evolution_start(state: EvoState, events: list):
@@ -931,6 +957,7 @@ def _evolution_pay(state: EvoState, events: list):
 
 def end_game(state: EvoState, reason: str, events: list) -> None:
     state.window = None
+    state.answers = [None] * state.n
     if state.auction:
         state.bag.extend(state.auction["genes"])
         state.auction = None
@@ -961,6 +988,7 @@ _STAGES = {
     (CLIMATE, "start"): _climate_start,
     (CLIMATE, "roll"): _climate_roll,
     (CLIMATE, "rolled"): _climate_done,
+    (CLIMATE, "ahead"): _climate_ahead,
     (MOVEMENT, "start"): _movement_start,
     (MOVEMENT, "begin"): _begin_actors,
     (MOVEMENT, "move"): _movement,
@@ -969,11 +997,13 @@ _STAGES = {
     (BIRTHS, "hatch"): _hatching,
     (BIRTHS, "end"): _births_end,
     (BIRTHS, "done"): _births_done,
+    (BIRTHS, "ahead"): _births_ahead,
     (SURVIVAL, "start"): _survival_start,
     (SURVIVAL, "resolve"): _survival_resolve,
     (SURVIVAL, "choose"): _survival_choose,
     (SURVIVAL, "end"): _survival_end,
     (SURVIVAL, "done"): _survival_done,
+    (SURVIVAL, "ahead"): _survival_ahead,
     (EVOLUTION, "start"): _evolution_start,
     (EVOLUTION, "meteor"): _meteorite,
     (EVOLUTION, "draw"): _evolution_draw,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core import CorruptState, SavedState, json_copy
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Phases of a turn. OVER marks a finished game.
 INITIATIVE, CLIMATE, MOVEMENT, BIRTHS, SURVIVAL, EVOLUTION, OVER = 1, 2, 3, 4, 5, 6, 7
@@ -35,7 +35,7 @@ class EvoState(SavedState):
         "seats", "options", "seed", "rng", "turn", "phase", "stage", "order", "climate",
         "meteor", "occ", "mp", "genes", "hands", "locked", "deck", "discard", "bag",
         "gene_discard", "effects", "window", "cur", "steps", "births", "newborn", "pending",
-        "lost", "auction", "result", "retrievable", "history", "step", "keys",
+        "lost", "auction", "result", "retrievable", "history", "step", "keys", "answers",
     )
 
     def __init__(self) -> None:
@@ -77,6 +77,9 @@ class EvoState(SavedState):
         # except another player's loss choice while ``p`` still chooses theirs)
         self.step = 0
         self.keys: list[int] = []
+        # each player's secret answer in the card window's current round (None: not yet, or
+        # no window): {"type": "pass"} or the card play they chose, still in their hand
+        self.answers: list = []
 
     @property
     def n(self) -> int:
@@ -95,7 +98,8 @@ class EvoState(SavedState):
     def check_loaded(self) -> None:
         n = len(self.seats)
         if not 3 <= n <= 5 or any(len(x) != n for x in (self.mp, self.genes, self.hands,
-                                                         self.locked, self.keys)):
+                                                         self.locked, self.keys,
+                                                         self.answers)):
             raise CorruptState("EVO state has inconsistent player lists")
 
 
@@ -105,10 +109,20 @@ OLD_SAVE_KEYS = 1 << 20
 
 
 def upgrade(data):
-    """A save of an earlier schema version, brought to this one (anything else as it is)."""
-    if not isinstance(data, dict) or data.get("kind") != EvoState.KIND:
+    """A save of an earlier schema version, brought to this one (anything else as it is).
+
+    Version 2 asked card holders one at a time (``window``: ``order``, ``i``, ``passed``);
+    version 3 asks them all at once, each answering secretly: an old window becomes a new
+    round asking every player it asked (what was passed in it is asked again)."""
+    if not isinstance(data, dict) or data.get("kind") != EvoState.KIND \
+            or not isinstance(data.get("seats"), list):
         return data
-    if data.get("version") == 1 and isinstance(data.get("seats"), list):
-        data = dict(data, version=2, step=OLD_SAVE_KEYS,
-                    keys=[OLD_SAVE_KEYS] * len(data["seats"]))
+    n = len(data["seats"])
+    if data.get("version") == 1:
+        data = dict(data, version=2, step=OLD_SAVE_KEYS, keys=[OLD_SAVE_KEYS] * n)
+    if data.get("version") == 2:
+        data = dict(data, version=3, answers=[None] * n)
+        w = data.get("window")
+        if isinstance(w, dict) and set(w) == {"at", "order", "i", "passed"}:
+            data["window"] = {"at": w["at"], "asked": w["order"], "answered": [], "round": 1}
     return data

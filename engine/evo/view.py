@@ -29,6 +29,8 @@ def view(state: EvoState, viewer: int | None) -> dict:
     n = state.n
     public = {k: json_copy(getattr(state, k)) for k in _PUBLIC}
     public["hand_counts"] = [len(h) for h in state.hands]
+    # the card window's answers are secret until the round is resolved: only one's own
+    public["answers"] = [a if q == viewer else None for q, a in enumerate(state.answers)]
     public["hand"] = list(state.hands[viewer]) if viewer is not None else None
     public["deck_count"] = len(state.deck)
     public["bag_counts"] = {k: state.bag.count(k) for k in BAG_KINDS}
@@ -94,6 +96,12 @@ def determinize(v: dict, seed: int) -> EvoState:
         need = public["hand_counts"][p] - len(known)
         hands.append(known + [pool.pop() for _ in range(max(0, min(need, len(pool))))])
     s.hands = hands
+    # the others' answers in the card window's round are unseen: imagine a pass
+    s.answers = [json_copy(public["answers"][q]) if q == me else None for q in range(n)]
+    if s.window is not None:
+        for q in s.window["answered"]:
+            if q != me:
+                s.answers[q] = {"type": "pass"}
     s.deck = pool[: public["deck_count"]]
     s.bag = [k for k in BAG_KINDS for _ in range(public["bag_counts"][k])]
     return s
