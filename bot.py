@@ -234,15 +234,19 @@ def run_migrate(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bot.py", description="Darwin board-game bot")
+    # no abbreviations: "--advance" is not taken for "--advanced" (a typo is refused)
+    parser = argparse.ArgumentParser(prog="bot.py", description="Darwin board-game bot",
+                                     allow_abbrev=False)
     parser.add_argument("--config", type=Path, help="configuration file (default: config.toml)")
     sub = parser.add_subparsers(dest="command")
-    demo_parser = sub.add_parser("demo", help="play a whole game offline with AI seats")
+    demo_parser = sub.add_parser("demo", help="play a whole game offline with AI seats",
+                                 allow_abbrev=False)
     import demo
 
     demo.add_arguments(demo_parser)
     replay_parser = sub.add_parser(
-        "replay", help="a stored game as an animated GIF, rebuilt from its seed and action log")
+        "replay", help="a stored game as an animated GIF, rebuilt from its seed and action log",
+        allow_abbrev=False)
     replay_parser.add_argument("game_id", type=int, metavar="GAME_ID",
                                help="the game's number (/darwin history lists them; "
                                     "the games table's id)")
@@ -251,13 +255,15 @@ def main(argv: list[str] | None = None) -> int:
     replay_parser.add_argument("--out", type=Path, help="the GIF (default: replay-GAME_ID.gif)")
     replay_parser.add_argument("--lang", default="en", choices=["en", "it", "fr"],
                                help="the language of the frames' captions (default: en)")
-    ratings_parser = sub.add_parser("ratings", help="the players' ratings (openskill)")
+    ratings_parser = sub.add_parser("ratings", help="the players' ratings (openskill)",
+                                    allow_abbrev=False)
     ratings_parser.add_argument("--rebuild", action="store_true",
                                 help="recompute every rating from the stored results")
     ratings_parser.add_argument("--db", help="a SQLite file or a postgresql:// URL (default: "
                                              "the configured database)")
     migrate_parser = sub.add_parser(
-        "migrate", help="copy every row of one store into an empty one (SQLite <-> PostgreSQL)")
+        "migrate", help="copy every row of one store into an empty one (SQLite <-> PostgreSQL)",
+        allow_abbrev=False)
     migrate_parser.add_argument("--from", dest="source", required=True, metavar="SOURCE",
                                 help="sqlite:PATH or postgresql://USER:PASSWORD@HOST/DB")
     migrate_parser.add_argument("--to", dest="target", required=True, metavar="TARGET",

@@ -97,3 +97,16 @@ def test_bot_on_a_damaged_database_says_so_before_logging_in(tmp_path):
                           capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 2, done.stderr
     assert str(db) in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("args", [["demo", "cubosaurs", "--advance"],
+                                  ["demo", "evo", "--see", "1"],
+                                  ["--conf", "x.toml", "demo", "evo"]])
+def test_a_shortened_option_is_refused_not_guessed(tmp_path, args):
+    """A typo that is the start of an option ("--advance" for "--advanced") is refused (exit
+    2, naming it), not silently taken for that option."""
+    done = subprocess.run([sys.executable, "bot.py", *args, "--out", str(tmp_path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "unrecognized arguments" in done.stderr or "invalid choice" in done.stderr
+    assert not (tmp_path / "log.txt").exists()
