@@ -16,16 +16,30 @@ Kinds the game's AI considers never right are not listed; its module text says w
 counts, per level, how often each kind was legal and how often chosen
 (``bench/ai_matchup.py --coverage``, ``python bench/run.py ai``): a kind legal but never
 chosen by a level is an ``unused_strategic`` of that level.
+
+Levels (one way for every game). A game's AI module lists its policies, each a class whose
+``choose(view, legal, seed)`` returns one of ``legal`` (:class:`Policy`), and declares them
+with :class:`Levels`::
+
+    POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy}
+    AI = Levels(POLICIES, lambda state, player, view: view_seed(view))
+    LEVELS, policy_for, choose_action = AI.names, AI.policy_for, AI.choose_action
+
+``RandomPolicy`` (a uniformly random legal action) is the same in every game: it lives here.
+The host offers the levels of :data:`LEVELS`; a game may have more (Random Mutations'
+``expert``).
 """
 
 from __future__ import annotations
 
+import json
+import zlib
 from collections.abc import Callable
 from typing import Any
 
-from engine.core import IllegalAction
+from engine.core import IllegalAction, Rng
 
-LEVELS = ("random", "fast", "strong")
+LEVELS = ("random", "fast", "strong")  # the levels the host offers (every game has them)
 
 _SHARED: dict[tuple, Any] = {}  # policies keep no state between decisions
 
@@ -62,6 +76,55 @@ def choose_with(rules, state: Any, player: int, level: str, policies: dict[str, 
         policy = _SHARED[key] = make_policy(level, policies)
     view = rules.view(state, player)
     return policy.choose(view, legal, seed(state, player, view))
+
+
+# --- policies and levels -----------------------------------------------------------------------
+
+class Policy:
+    """An AI player: ``choose(view, legal, seed)`` returns one of ``legal``."""
+
+    name = "base"
+
+    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
+        raise NotImplementedError
+
+
+class RandomPolicy(Policy):
+    """A uniformly random legal action (from the decision's seed)."""
+
+    name = "random"
+
+    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
+        return legal[Rng(seed).below(len(legal))]
+
+
+class Levels:
+    """A game's AI levels: ``policies`` (``{level: policy class}``, in the order the levels
+    are listed) and ``seed(state, player, view)``, the seed of one decision (from what the
+    seat may know only). ``names`` is the game's ``LEVELS``; ``policy_for`` and
+    ``choose_action`` are its entry points."""
+
+    def __init__(self, policies: dict[str, type],
+                 seed: Callable[[Any, int, dict], int]) -> None:
+        self.policies = policies
+        self.names = tuple(policies)
+        self.seed = seed
+
+    def policy_for(self, level: str):
+        """A new policy of ``level`` (ValueError for an unknown level)."""
+        return make_policy(level, self.policies)
+
+    def choose_action(self, rules, state: Any, player: int, level: str = "fast") -> dict:
+        """The action an AI of ``level`` takes for ``player`` now (it sees only its own
+        view)."""
+        return choose_with(rules, state, player, level, self.policies, self.seed)
+
+
+def seed_of(key: Any) -> int:
+    """A decision seed from a JSON-shaped ``key`` (the public facts of a position): equal
+    keys give equal seeds on every platform."""
+    text = json.dumps(key, sort_keys=True, separators=(",", ":"))
+    return Rng(zlib.crc32(text.encode()) * 0x9E3779B1 + len(text)).next64()
 
 
 # --- strategic action kinds --------------------------------------------------------------------

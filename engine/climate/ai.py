@@ -63,11 +63,9 @@ Everything here is pure: no I/O, no clock, decisions from the view (and the seed
 
 from __future__ import annotations
 
-import json
-import zlib
 from functools import lru_cache
 
-from engine.ai import choose_with, make_policy
+from engine.ai import Levels, RandomPolicy, seed_of
 from engine.climate.data import (
     BODY,
     CARDS,
@@ -86,12 +84,10 @@ from engine.climate.data import (
     TRAITS,
     ZONES,
 )
-from engine.core import Rng
 
 __all__ = ["LEVELS", "STRATEGIC", "FastPolicy", "RandomPolicy", "StrongPolicy",
            "choose_action", "policy_for", "strategic_kinds", "view_seed"]
 
-LEVELS = ("random", "fast", "strong")
 
 # The kinds of action a good player uses where they are good (engine/ai.py: every level but
 # random must choose each at least once where legal over 60 seeded games): every trait played
@@ -134,11 +130,6 @@ def strategic_kinds(view: dict, a: dict) -> tuple[str, ...]:
     if kind in ("remove", "exchange", "intelligence", "negate"):
         return (kind,)
     return ()
-
-
-class RandomPolicy:
-    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
-        return legal[Rng(seed).below(len(legal))]
 
 
 # --- reading a view -----------------------------------------------------------------------------
@@ -1318,10 +1309,8 @@ class StrongPolicy(FastPolicy):
 
 
 POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy}
-
-
-def policy_for(level: str):
-    return make_policy(level, POLICIES)
+AI = Levels(POLICIES, lambda _s, _p, v: view_seed(v))
+LEVELS, policy_for, choose_action = AI.names, AI.policy_for, AI.choose_action
 
 
 def view_seed(view: dict) -> int:
@@ -1329,10 +1318,4 @@ def view_seed(view: dict) -> int:
     key = {k: v for k, v in view.items() if k != "players"}
     key["players"] = [(row["species"], row["hand"], row["cards"], row["done"], row["passed"])
                       for row in view["players"]]
-    text = json.dumps(key, sort_keys=True, separators=(",", ":"))
-    return Rng(zlib.crc32(text.encode()) * 0x9E3779B1 + len(text)).next64()
-
-
-def choose_action(rules, state, player: int, level: str = "fast") -> dict:
-    """The action an AI of ``level`` takes for ``player`` now (it sees only its own view)."""
-    return choose_with(rules, state, player, level, POLICIES, lambda _s, _p, v: view_seed(v))
+    return seed_of(key)

@@ -43,12 +43,10 @@ Everything here is pure: no I/O, no clock, all randomness from the given seed.
 
 from __future__ import annotations
 
-import json
 import math
-import zlib
 from bisect import insort
 
-from engine.ai import choose_with, make_policy
+from engine.ai import Levels, Policy, RandomPolicy, seed_of
 from engine.core import IllegalAction, Rng
 from engine.cubosaurs import rules as R
 from engine.cubosaurs.data import CARDS, EGG_SPECIES, SPECIES, TILES, TYPES, card, rules_data, tile
@@ -68,7 +66,6 @@ __all__ = [
     "policy_for",
 ]
 
-LEVELS = ("random", "fast", "strong")
 KEEP = {"type": "keep"}
 
 # --- the card and tile numbers, as small tables -----------------------------------------------
@@ -832,22 +829,6 @@ def fast_decide(pos: Pos, me: int) -> dict:
 
 # --- policies ---------------------------------------------------------------------------------
 
-class Policy:
-    """An AI player: ``choose(view, legal, seed)`` returns one of ``legal``."""
-
-    name = "base"
-
-    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
-        raise NotImplementedError
-
-
-class RandomPolicy(Policy):
-    name = "random"
-
-    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
-        return legal[Rng(seed).below(len(legal))]
-
-
 def _pick(act: dict, legal: list[dict]) -> dict:
     for a in legal:
         if a == act:
@@ -1004,12 +985,8 @@ class StrongPolicy(Policy):
 # --- entry points ---------------------------------------------------------------------------------
 
 POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy}
-
-
-def policy_for(level: str) -> Policy:
-    """The policy for an AI level: "random", "fast" or "strong"."""
-    return make_policy(level, POLICIES)
-
+AI = Levels(POLICIES, lambda _s, _p, v: view_seed(v))
+LEVELS, policy_for, choose_action = AI.names, AI.policy_for, AI.choose_action
 
 _SEED_KEYS = ("round", "turn", "direction", "current", "deck", "aside", "hand", "hand_from",
               "advanced", "interactive", "reserve", "offer", "pile", "bought", "debts",
@@ -1020,16 +997,10 @@ def view_seed(view: dict) -> int:
     """A seed for one decision, from the public position only (never the names)."""
     key = {k: view.get(k) for k in _SEED_KEYS}
     key["players"] = [(row["collection"], row["tokens"], row["tiles"]) for row in view["players"]]
-    text = json.dumps(key, sort_keys=True, separators=(",", ":"))
-    return Rng(zlib.crc32(text.encode()) * 0x9E3779B1 + len(text)).next64()
+    return seed_of(key)
 
 
 def decision_seed(state, player: int) -> int:
     """The seed of ``player``'s decision now: derived from their view alone, so two states
     that differ only in hidden cards give the same seed (and the same choice)."""
     return view_seed(view(state, player))
-
-
-def choose_action(rules, state, player: int, level: str = "fast") -> dict:
-    """The action an AI of ``level`` takes for ``player`` now (it sees only its own view)."""
-    return choose_with(rules, state, player, level, POLICIES, lambda _s, _p, v: view_seed(v))

@@ -27,18 +27,14 @@ AI cannot know the card it is about to turn. ``seed`` comes from the view alone
 
 from __future__ import annotations
 
-import json
 import math
-import zlib
 
-from engine.ai import choose_with, make_policy
-from engine.core import Rng
+from engine.ai import Levels, RandomPolicy, seed_of
 from engine.mutations.data import FOOD, climate_dice
 
 __all__ = ["LEVELS", "STRATEGIC", "FastPolicy", "RandomPolicy", "StrongPolicy",
            "choose_action", "policy_for", "strategic_kinds", "view_seed"]
 
-LEVELS = ("random", "fast", "strong", "expert")  # expert: not offered by the host yet
 
 # The kinds of action a good player uses where they are good (engine/ai.py: every level but
 # random must choose each at least once where legal over 60 seeded games). Every action type
@@ -88,11 +84,6 @@ def strategic_kinds(view: dict, a: dict) -> tuple[str, ...]:
     if kind in ("food", "parasite"):
         return (kind,)
     return ()
-
-
-class RandomPolicy:
-    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
-        return legal[Rng(seed).below(len(legal))]
 
 
 # --- reading a view ---------------------------------------------------------------------------
@@ -456,22 +447,15 @@ class ExpertPolicy:
         return self.search.choose(view, legal, seed)
 
 
+# expert: not offered by the host yet (engine.ai.LEVELS)
 POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy,
             "expert": ExpertPolicy}
-
-
-def policy_for(level: str):
-    return make_policy(level, POLICIES)
+AI = Levels(POLICIES, lambda _s, _p, v: view_seed(v))
+LEVELS, policy_for, choose_action = AI.names, AI.policy_for, AI.choose_action
 
 
 def view_seed(view: dict) -> int:
     """A seed for one decision, from the public position only (never the names)."""
     key = {k: v for k, v in view.items() if k != "players"}
     key["players"] = [(row["species"], row["deck"], row["passed"]) for row in view["players"]]
-    text = json.dumps(key, sort_keys=True, separators=(",", ":"))
-    return Rng(zlib.crc32(text.encode()) * 0x9E3779B1 + len(text)).next64()
-
-
-def choose_action(rules, state, player: int, level: str = "fast") -> dict:
-    """The action an AI of ``level`` takes for ``player`` now (it sees only its own view)."""
-    return choose_with(rules, state, player, level, POLICIES, lambda _s, _p, v: view_seed(v))
+    return seed_of(key)
