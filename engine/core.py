@@ -29,7 +29,9 @@ The contract, in the spirit of OpenSpiel's Python games:
   that give the default for a game without them
 
 A game is added by writing its package and naming it in :data:`GAME_PACKAGES`; the host,
-the store and the lobby need nothing else.
+the store and the lobby need nothing else. :class:`engine.base.GameRulesBase` gives a rules
+object every wrapper above from the package's ``rules``/``view`` modules and its state
+class, and :mod:`engine.ai` the shared AI pieces (``RandomPolicy``, ``Levels``).
 
 Actions and events are JSON-serialisable dicts. Events carry a ``type`` and parameters that
 the message catalogue turns into sentences.

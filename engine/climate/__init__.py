@@ -126,11 +126,12 @@ Refusal codes (``IllegalAction(code, **params)``)
 
 from __future__ import annotations
 
+from engine.base import GameRulesBase, SecretSteps
 from engine.climate import rules
+from engine.climate import view as views
 from engine.climate.checks import check_invariants
 from engine.climate.state import ClimateState
-from engine.climate.view import determinize, view
-from engine.core import GAME_PACKAGES, CorruptState, Seat, register
+from engine.core import register
 
 __all__ = ["CLIMATE", "ClimateGame", "ClimateState", "check_invariants"]
 
@@ -138,7 +139,7 @@ PHASE_NAMES = {"food": "food", "play": "play", "green": "environment", "feeding"
                "over": "over"}
 
 
-class ClimateGame:
+class ClimateGame(SecretSteps, GameRulesBase):
     kind = "climate"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
@@ -148,56 +149,18 @@ class ClimateGame:
         "quick": "Quick game (default off): every player plays cards at the same time without "
                  "seeing the others'. Six players always play it.",
     }
+    rules = rules
+    views = views
+    State = ClimateState  # its check_loaded runs check_invariants
+    PHASE_NAMES = PHASE_NAMES
 
-    def new_game(self, seats: list[Seat], seed: int, options: dict | None = None) -> ClimateState:
-        state, _ = rules.new_game(seats, seed, options)
-        return state
-
-    def new_game_with_events(self, seats, seed, options=None,
-                             observer=None) -> tuple[ClimateState, list[dict]]:
-        state, events = rules.new_game(seats, seed, options, observer)
-        return state, list(events)
-
-    def check_action(self, action) -> None:
-        """Refuse an action of the wrong shape (before the rules see the position)."""
-        rules.check_action(action)
-
-    def to_act(self, state: ClimateState) -> list[int]:
-        return rules.to_act(state)
-
-    def step_key(self, state: ClimateState) -> int:
-        """The public step: changes on every public change, not on a secret move."""
-        return state.step
-
-    def decision_key(self, state: ClimateState, player: int) -> int:
-        """Changes when what ``player`` may decide changes: every public change and their own
-        secret moves, never another player's secret move."""
-        return state.keys[player]
+    # apply_action's observer(state, phase) is called at each phase end ("play",
+    # "environment", "feeding").
 
     def owed_choice(self, state: ClimateState, player: int) -> bool:
         """True when ``player`` is awaited for a choice in a step that is not their turn (an
         owner ordering their green-framed traits)."""
         return state.phase == "green" and state.current == player
-
-    def card_window(self, state: ClimateState, player: int) -> bool:
-        """Evolution: Climate has no card windows."""
-        return False
-
-    def legal_actions(self, state: ClimateState, player: int) -> list[dict]:
-        return rules.legal_actions(state, player)
-
-    def apply_action(self, state: ClimateState, player: int, action: dict,
-                     observer=None) -> tuple[ClimateState, list[dict]]:
-        """A new state and the events; ``state`` itself is never changed. ``observer(state,
-        phase)`` is called at each phase end ("play", "environment", "feeding") with the
-        state as it stands then (copy or render it at once)."""
-        new = state.clone()
-        events = rules.step(new, player, action, observer)
-        return new, list(events)
-
-    def apply_in_place(self, state: ClimateState, player: int, action: dict) -> list[dict]:
-        """The fast path for simulations: changes ``state`` (not on refusal)."""
-        return list(rules.step(state, player, action))
 
     def undoable(self, before: ClimateState, player: int, action: dict, after: ClimateState,
                  events: list[dict]) -> bool:
@@ -229,43 +192,10 @@ class ClimateGame:
         secret = before.phase == "food" or (before.phase == "play" and rules.is_quick(before))
         return not (secret and after.step != before.step)
 
-    def view(self, state: ClimateState, viewer: int | None) -> dict:
-        return view(state, viewer)
-
-    def determinize(self, v: dict, seed: int) -> ClimateState:
-        return determinize(v, seed)
-
-    def is_over(self, state: ClimateState) -> bool:
-        return state.phase == "over"
-
-    def returns(self, state: ClimateState) -> list[dict]:
-        """Final standings (rank 1 = winner; ties share a rank); before the end, standings on
-        public points only (population and trait cards the table sees; no bags)."""
-        rows = state.result if state.result is not None else rules.public_ranking(state)
-        return [dict(r, seat=state.seats[r["player"]]["id"],
-                     name=state.seats[r["player"]]["name"]) for r in rows]
-
-    def phase_name(self, state: ClimateState) -> str:
-        return PHASE_NAMES[state.phase]
-
-    def to_json(self, state: ClimateState) -> dict:
-        return state.to_json()
-
-    def from_json(self, data: dict) -> ClimateState:
-        try:
-            return ClimateState.from_json(data)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-            raise CorruptState(f"malformed Evolution: Climate state: {exc!r}") from exc
-
-    def ai_action(self, state: ClimateState, player: int, level: str) -> dict:
-        from engine.climate.ai import choose_action
-
-        return choose_action(self, state, player, level)
+    def standings(self, state: ClimateState) -> list[dict]:
+        """Before the end, standings on public points only (population and trait cards the
+        table sees; no bags)."""
+        return rules.public_ranking(state)
 
 
-CLIMATE = ClimateGame()
-# The game registers itself as the other games do, but only once the lead names it in
-# engine.core.GAME_PACKAGES: until then importing it (as its tests do) leaves the registry,
-# and so the lobby's list of games, as it is.
-if __name__ in GAME_PACKAGES:
-    register(CLIMATE)
+CLIMATE = register(ClimateGame())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.base import check_loaded_seats
 from engine.climate.data import (
     CARDS,
     EVENTS,
@@ -17,7 +18,7 @@ from engine.climate.data import (
     always_quick,
     max_traits,
 )
-from engine.climate.state import PHASES
+from engine.climate.position import NEGATABLE, PHASES, find_species, green_effective
 from engine.core import CorruptState
 
 SPECIES_KEYS = frozenset({"id", "body", "pop", "food", "fat", "traits", "down"})
@@ -71,14 +72,7 @@ def _species(sp, p: int, n_players: int, next_sid: int | None) -> None:
 def check_invariants(s) -> None:
     """Raise :class:`CorruptState` if ``s`` breaks a rule that must always hold."""
     n = s.n
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise CorruptState("wrong number of players")
-    for seat in s.seats:
-        if type(seat) is not dict or set(seat) != {"id", "name"} or not all(
-                type(v) is str for v in seat.values()):
-            raise CorruptState("bad seat")
-    if len({seat["id"] for seat in s.seats}) != n:
-        raise CorruptState("a seat is taken twice")
+    check_loaded_seats(s.seats, MIN_PLAYERS, MAX_PLAYERS)
     o = s.options
     if type(o) is not dict or set(o) != {"events", "quick"} or not all(_bool(v) for v in
                                                                         o.values()):
@@ -205,18 +199,14 @@ def _check_steps(s, n: int) -> None:
             for g in s.green):
         raise CorruptState("bad green traits")
     if ph == "green":
-        from engine.climate.rules import _green_effective
-
         own = {sp["id"] for sp in s.rows[s.current]}
         if any(g[0] not in own or g[1] not in ("fat_tissue", "fertile", "long_neck")
-               for g in s.green) or len(_green_effective(s)) < 2:
+               for g in s.green) or len(green_effective(s)) < 2:
             raise CorruptState("bad green traits")
     elif s.green:
         raise CorruptState("green traits outside Modify environment")
     if not (type(s.night) is list and all(_int(x) for x in s.night)):
         raise CorruptState("bad Nocturnal list")
-    from engine.climate.rules import NEGATABLE
-
     if type(s.negated) is not list or not all(
             type(g) is list and len(g) == 2 and _int(g[0]) and g[1] in NEGATABLE
             for g in s.negated):
@@ -224,8 +214,6 @@ def _check_steps(s, n: int) -> None:
     if ph != "feeding" and (s.night or s.negated or any(s.passed)):
         raise CorruptState("feeding marks outside feeding")
     if ph == "feeding":
-        from engine.climate.rules import find_species
-
         for g in s.negated:
             if find_species(s, g[0]) is None:
                 raise CorruptState("negated traits of no species")

@@ -13,6 +13,7 @@ no content; the move that completes the step is public and its events reveal eve
 
 from __future__ import annotations
 
+from engine.base import EventLog, check_seats, check_turn, observe
 from engine.climate import data as DATA
 from engine.climate.data import (
     BODY,
@@ -46,20 +47,26 @@ from engine.climate.data import (
     side_for,
     zone_plants,
 )
+from engine.climate.position import (
+    DEFENSIVE,
+    face_up,
+    find_species,
+    green_effective,
+    hibernating,
+    hungry,
+    is_quick,
+    order_from,
+    public_position,
+    room,
+    to_act,
+)
 from engine.climate.state import ClimateState
-from engine.climate.view import face_up, hibernating
 from engine.core import IllegalAction, check_shape, rank_rows, shuffle
 from engine.core import below as rand_below
 
 OPTIONS = {"events": True, "quick": False}
 SIDES = ("left", "right")
 GROWTH = ("body", "pop")
-# the target's traits an Ambush attacker may ignore on a Migratory target
-DEFENSIVE = frozenset({"burrowing", "climbing", "cooling_frills", "defensive_herding",
-                       "hard_shell", "horns", "mud_wallowing", "symbiosis"})
-# traits Intelligence may cancel for a carnivore's next attack (those that block or cost it,
-# and Scavengers)
-NEGATABLE = DEFENSIVE | {"warning_call", "scavenger"}
 SHELL = NUM["attack"]["hard_shell"]
 FRILLS = NUM["attack"]["cooling_frills"]
 HORNS = NUM["attack"]["horns"]
@@ -104,58 +111,13 @@ def check_action(action) -> None:
 
 # --- events ---------------------------------------------------------------------------------
 
-class EventLog(list):
-    """The events of one action; ``observer(state, phase)``, when set, is called at every
-    phase end ("play", "environment", "feeding")."""
-
-    observer = None
-
-
-def _observe(s: ClimateState, events: list, phase: str) -> None:
-    observer = getattr(events, "observer", None)
-    if observer is not None:
-        observer(s, phase)
-
-
 # --- small helpers ----------------------------------------------------------------------------
-
-def order_from(s: ClimateState, p: int) -> list[int]:
-    n = s.n
-    return [(p + k) % n for k in range(n)]
-
-
-def is_quick(s: ClimateState) -> bool:
-    return s.options["quick"]
-
-
-def find_species(s: ClimateState, sid: int) -> tuple[int, int, dict] | None:
-    """(owner, index in the row, species) of species ``sid``, or None."""
-    p = sid // 1000 - 1
-    if 0 <= p < s.n:
-        for i, sp in enumerate(s.rows[p]):
-            if sp["id"] == sid:
-                return p, i, sp
-    return None
-
 
 def own_species(s: ClimateState, p: int, sid) -> tuple[int, dict]:
     for i, sp in enumerate(s.rows[p]):
         if sp["id"] == sid:
             return i, sp
     raise IllegalAction("not_your_species", species=sid)
-
-
-def room(sp: dict, up) -> int:
-    """Food the species may still take: up to its population, then on Fat Tissue up to its
-    body size."""
-    r = sp["pop"] - sp["food"]
-    if "fat_tissue" in up:
-        r += sp["body"] - sp["fat"]
-    return r
-
-
-def hungry(sp: dict, up) -> bool:
-    return sp["food"] < sp["pop"] - hibernating(up)
 
 
 def icons(s: ClimateState) -> tuple[int, int]:
@@ -168,12 +130,6 @@ def icons(s: ClimateState) -> tuple[int, int]:
     if s.thaw is not None:
         suns += THAW_SUNS
     return suns, snows
-
-
-def current_player(s: ClimateState) -> int | None:
-    if s.phase == "over" or s.phase == "food" or (s.phase == "play" and is_quick(s)):
-        return None
-    return s.current
 
 
 def _bump(s: ClimateState, secret_of: int | None = None) -> None:
@@ -195,11 +151,7 @@ def new_game(seats, seed: int, options: dict | None = None,
             raise IllegalAction("unknown_option", option=k)
         if type(v) is not bool:
             raise IllegalAction("bad_option", option=k)
-    n = len(seats)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise IllegalAction("player_count", count=n, min=MIN_PLAYERS, max=MAX_PLAYERS)
-    if len({seat.id for seat in seats}) != n:
-        raise IllegalAction("duplicate_seat")
+    n = check_seats(seats, MIN_PLAYERS, MAX_PLAYERS)
     s = ClimateState()
     s.seats = [seat.to_json() for seat in seats]
     s.options = {"events": options.get("events", OPTIONS["events"]),
@@ -297,17 +249,6 @@ def _refill(s: ClimateState, events: list) -> str | None:
 
 # --- who acts, and what they may do -------------------------------------------------------
 
-def to_act(s: ClimateState) -> list[int]:
-    ph = s.phase
-    if ph == "over":
-        return []
-    if ph == "food":
-        return [p for p in order_from(s, s.first) if s.food[p] is None and s.hands[p]]
-    if ph == "play" and is_quick(s):
-        return [p for p in order_from(s, s.first) if not s.done[p]]
-    return [s.current]
-
-
 def legal_actions(s: ClimateState, p: int) -> list[dict]:
     if s.phase == "over" or p not in to_act(s):
         return []
@@ -317,7 +258,7 @@ def legal_actions(s: ClimateState, p: int) -> list[dict]:
     if ph == "play":
         return play_actions(s, p)
     if ph == "green":
-        return [{"type": "green", "species": sid, "trait": t} for sid, t in _green_effective(s)]
+        return [{"type": "green", "species": sid, "trait": t} for sid, t in green_effective(s)]
     acts, mandatory = feeding_options(s, p)
     if not mandatory:
         acts.append({"type": "pass"})
@@ -572,11 +513,7 @@ def step(s: ClimateState, p, action, observer=None) -> list[dict]:
     if s.phase == "over":
         raise IllegalAction("game_over")
     waiting = to_act(s)
-    if type(p) is not int or p not in waiting:
-        # ``player`` only names a seat of this game: any other value (a bool, a string, an
-        # int too long for str()) would be echoed in the refusal's message
-        raise IllegalAction("not_your_turn", player=p if type(p) is int and 0 <= p < s.n
-                            else None, waiting=waiting)
+    check_turn(s, p, waiting)
     kind = action["type"]
     if kind not in PHASE_ACTIONS[s.phase]:
         raise IllegalAction("wrong_phase", action=kind, phase=s.phase)
@@ -836,7 +773,7 @@ def _reveal(s: ClimateState, events: list) -> None:
                                "traits": [TRAIT_OF[c] for c in sp["down"]]})
                 sp["down"] = []
     events.append({"type": "phase_end", "phase": "play", "round": s.round})
-    _observe(s, events, "play")
+    observe(s, events, "play")
     _start_green(s, events)
 
 
@@ -847,29 +784,11 @@ def _start_green(s: ClimateState, events: list) -> None:
     _green_from(s, 0, events)
 
 
-def _green_effect(s: ClimateState, sp: dict, t: str) -> bool:
-    up = face_up(sp)
-    if t == "fat_tissue":
-        return sp["fat"] > 0 and sp["food"] < sp["pop"]
-    if t == "fertile":
-        return s.wh > 0 and sp["pop"] < MAX_POP
-    return "carnivore" not in up and room(sp, up) > 0  # long_neck
-
-
-def _green_effective(s: ClimateState) -> list[list]:
-    out = []
-    for sid, t in s.green:
-        found = find_species(s, sid)
-        if found is not None and _green_effect(s, found[2], t):
-            out.append([sid, t])
-    return out
-
-
 def _green_run(s: ClimateState, p: int, events: list) -> bool:
     """Run ``p``'s green-framed traits (``s.green``) while at most one of them would act;
     True when two or more would: ``p`` orders them (``green`` actions)."""
     while s.green:
-        eff = _green_effective(s)
+        eff = green_effective(s)
         if len(eff) >= 2:
             s.current = p
             return True
@@ -915,7 +834,7 @@ def _green_apply(s: ClimateState, p: int, sid: int, t: str, events: list) -> Non
 
 def _act_green(s: ClimateState, p: int, action: dict, events: list) -> None:
     pair = [action["species"], action["trait"]]
-    if pair not in _green_effective(s):
+    if pair not in green_effective(s):
         raise IllegalAction("not_green", species=action["species"], trait=action["trait"])
     _green_apply(s, p, pair[0], pair[1], events)
     if _green_run(s, p, events):
@@ -1109,7 +1028,7 @@ def _environment(s: ClimateState, events: list) -> None:
             s.event_up[fired_deck] = deck.pop()
             events.append(dict(event_info(s.event_up[fired_deck]), type="event_up"))
     events.append({"type": "phase_end", "phase": "environment", "round": s.round})
-    _observe(s, events, "environment")
+    observe(s, events, "environment")
     s.phase = "feeding"
     s.passed = [False] * s.n
     s.night = []
@@ -1315,9 +1234,9 @@ def _end_feeding(s: ClimateState, events: list) -> None:
     events.append({"type": "phase_end", "phase": "feeding", "round": s.round})
     if s.last:
         _end_game(s, events)
-        _observe(s, events, "feeding")
+        observe(s, events, "feeding")
         return
-    _observe(s, events, "feeding")
+    observe(s, events, "feeding")
     s.first = (s.first + 1) % s.n
     _start_round(s, events)
 
@@ -1348,8 +1267,6 @@ def ranking(s: ClimateState) -> list[dict]:
 def public_ranking(s: ClimateState) -> list[dict]:
     """The standings before the end, on public points only (no bag): population and trait
     cards as the table sees them (a Quick game's secret plays do not count yet)."""
-    from engine.climate.view import public_position
-
     rows = []
     for p in range(s.n):
         sp_rows, _ = public_position(s, p, None)

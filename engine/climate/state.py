@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from engine.climate.checks import check_invariants
+from engine.climate.position import PHASES
 from engine.core import SavedState, json_copy
 
-SCHEMA_VERSION = 1
+__all__ = ["PHASES", "SCHEMA_VERSION", "ClimateState"]
 
-# phase: "food" (everyone chooses a food card, secretly and at once), "play" (play cards: in
-# turn order, or in the Quick game by everyone at once and secretly), "green" (an owner orders
-# their green-framed traits), "feeding", "over". Deal and Modify environment are automatic.
-PHASES = ("food", "play", "green", "feeding", "over")
+SCHEMA_VERSION = 1
 
 
 class ClimateState(SavedState):
@@ -156,6 +155,4 @@ class ClimateState(SavedState):
 
     def check_loaded(self) -> None:
         """Every rule a saved state must keep (raise CorruptState): see ``checks.py``."""
-        from engine.climate.checks import check_invariants
-
         check_invariants(self)

@@ -131,21 +131,17 @@ from engine.climate.data import (
     side_for,
     zone_plants,
 )
+from engine.climate.position import (
+    current_player,
+    face_up,
+    hibernating,
+    public_position,
+    to_act,
+)
 from engine.climate.state import ClimateState
 from engine.core import Rng, json_copy
 
 HIDDEN_TRAIT = {"card": None, "trait": None, "down": True}
-
-
-def face_up(sp: dict) -> list[str]:
-    """The traits of a species that act: its face-up cards."""
-    down = sp["down"]
-    return [TRAIT_OF[c] for c in sp["traits"] if c not in down] if down else \
-        [TRAIT_OF[c] for c in sp["traits"]]
-
-
-def hibernating(traits) -> int:
-    return DATA.NUM["feeding"]["hibernation"] if "hibernation" in traits else 0
 
 
 def species_view(sp: dict, own: bool) -> dict:
@@ -162,21 +158,11 @@ def species_view(sp: dict, own: bool) -> dict:
             "hungry": sp["food"] < sp["pop"] - hibernating(up), "fed": sp["food"] >= sp["pop"]}
 
 
-def public_position(s: ClimateState, p: int, viewer: int | None) -> tuple[list[dict], int]:
-    """(rows, hand count) of player ``p`` as ``viewer`` sees them: in a Quick game's secret
-    play phase the others see the position the phase began with."""
-    if s.shown is not None and viewer != p:
-        return s.shown[p]["rows"], s.shown[p]["hand"]
-    return s.rows[p], len(s.hands[p])
-
-
 def public_points(rows: list[dict]) -> int:
     return sum(sp["pop"] * DATA.SCORE_POP + len(sp["traits"]) * DATA.SCORE_TRAIT for sp in rows)
 
 
 def view(state: ClimateState, viewer: int | None) -> dict:
-    from engine.climate import rules as R
-
     s = state
     n = s.n
     over = s.phase == "over"
@@ -230,8 +216,8 @@ def view(state: ClimateState, viewer: int | None) -> dict:
         "phase": s.phase,
         "step": s.step,
         "first": s.first,
-        "current": R.current_player(s),
-        "awaiting": R.to_act(s),
+        "current": current_player(s),
+        "awaiting": to_act(s),
         "last": s.last,
         "final_next": s.final_next,
         "over": over,

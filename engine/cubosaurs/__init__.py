@@ -21,18 +21,19 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.base import GameRulesBase, check_loaded_seats
 from engine.core import CorruptState, IllegalAction, Seat, register
 from engine.cubosaurs import rules
+from engine.cubosaurs import view as views
 from engine.cubosaurs.data import CARDS, TILES, tiles_in_play
 from engine.cubosaurs.scoring import KEYS, PARTS, zero_breakdown
 from engine.cubosaurs.state import STAGES, CuboState
-from engine.cubosaurs.view import determinize, view
 
 __all__ = ["CUBOSAURS", "CubosaursGame", "CuboState", "IllegalAction", "check_invariants",
            "scenario"]
 
 
-class CubosaursGame:
+class CubosaursGame(GameRulesBase):
     kind = "cubosaurs"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
@@ -42,49 +43,13 @@ class CubosaursGame:
         "interactive": "With the advanced rules, include the 4 tiles that act on an opponent "
                        "(destroy, steal, give, swap); off leaves only the 6 others.",
     }
+    rules = rules
+    views = views
+    State = CuboState
 
-    def new_game(self, seats: list[Seat], seed: int, options: dict | None = None) -> CuboState:
-        state, _ = rules.new_game(seats, seed, options)
-        return state
-
-    def new_game_with_events(self, seats, seed, options=None,
-                             observer=None) -> tuple[CuboState, list[dict]]:
-        """Like new_game, with the opening events; ``observer(state, moment)`` is called as
-        in ``apply_action``."""
-        state, events = rules.new_game(seats, seed, options, observer)
-        return state, list(events)
-
-    def to_act(self, state: CuboState) -> list[int]:
-        return rules.to_act(state)
-
-    def card_window(self, state: CuboState, player: int) -> bool:
-        """Cubosaurs has no card windows: every decision is a player's own turn."""
-        return False
-
-    def legal_actions(self, state: CuboState, player: int) -> list[dict]:
-        return rules.legal_actions(state, player)
-
-    def check_action(self, action) -> None:
-        """Raise :class:`IllegalAction` unless ``action`` has the exact shape of a Cubosaurs
-        action (``rules.ACTION_SHAPES``): needs no state; ``apply_action`` checks it first."""
-        rules.check_action(action)
-
-    def apply_action(self, state: CuboState, player: int, action: dict,
-                     observer=None) -> tuple[CuboState, list[dict]]:
-        """A new state and the events; ``state`` itself is never changed.
-
-        ``observer(state, moment)``, if given, is called with ``"deal"`` after each round's
-        setup and ``"round_end"`` right after each round is scored (the collections still
-        on the table; after the last round the result is already set), with the state as
-        it stands then (do not keep or change it: copy or render it at once)."""
-        new = state.clone()
-        events = rules.step(new, player, action, observer)
-        return new, list(events)
-
-    def apply_in_place(self, state: CuboState, player: int, action: dict) -> list[dict]:
-        """The fast path for simulations: changes ``state``. Checks come before any change,
-        so an :class:`IllegalAction` still leaves ``state`` as it was."""
-        return list(rules.step(state, player, action))
+    # apply_action's observer(state, moment) is called with "deal" after each round's setup
+    # and "round_end" right after each round is scored (the collections still on the table;
+    # after the last round the result is already set).
 
     def undoable(self, before: CuboState, player: int, action: dict, after: CuboState,
                  events: list[dict]) -> bool:
@@ -102,39 +67,14 @@ class CubosaursGame:
         return (before.rng == after.rng and before.deck == after.deck
                 and before.pile == after.pile)
 
-    def view(self, state: CuboState, viewer: int | None) -> dict:
-        return view(state, viewer)
-
-    def determinize(self, v: dict, seed: int) -> CuboState:
-        return determinize(v, seed)
-
     def is_over(self, state: CuboState) -> bool:
         return state.stage == "over"
-
-    def returns(self, state: CuboState) -> list[dict]:
-        """Final standings (rank 1 = winner; ties share a rank), or the current ones."""
-        rows = state.result if state.result is not None else rules.ranking(state)
-        return [dict(r, seat=state.seats[r["player"]]["id"], name=state.seats[r["player"]]["name"])
-                for r in rows]
 
     def phase_name(self, state: CuboState) -> str:
         return "over" if state.stage == "over" else f"round_{state.round}"
 
-    def to_json(self, state: CuboState) -> dict:
-        return state.to_json()
-
-    def from_json(self, data: dict) -> CuboState:
-        try:
-            state = CuboState.from_json(data)
-            check_invariants(state)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-            raise CorruptState(f"malformed Cubosaurs state: {exc!r}") from exc
-        return state
-
-    def ai_action(self, state: CuboState, player: int, level: str) -> dict:
-        from engine.cubosaurs.ai import choose_action
-
-        return choose_action(self, state, player, level)
+    def invariants(self, state: CuboState) -> None:
+        check_invariants(state)
 
     def scenario(self, players: int = 3, seed: int = 0, **kw) -> CuboState:
         return scenario(players, seed, **kw)
@@ -154,14 +94,7 @@ def check_invariants(state: CuboState) -> None:
     """Raise :class:`CorruptState` if the state breaks a rule that must always hold."""
     s = state
     n = s.n
-    if not rules.MIN_PLAYERS <= n <= rules.MAX_PLAYERS:
-        raise CorruptState("wrong number of players")
-    for seat in s.seats:
-        if not isinstance(seat, dict) or set(seat) != {"id", "name"} or not all(
-                isinstance(v, str) for v in seat.values()):
-            raise CorruptState("bad seat")
-    if len({seat["id"] for seat in s.seats}) != n:
-        raise CorruptState("a seat is taken twice")
+    check_loaded_seats(s.seats, rules.MIN_PLAYERS, rules.MAX_PLAYERS)
     if set(s.options) != {"advanced", "interactive"} or not all(
             type(v) is bool for v in s.options.values()):
         raise CorruptState("bad options")
@@ -372,7 +305,7 @@ def scenario(players: int = 3, seed: int = 0, *, advanced: bool = False,
     if s.stage == "begin":
         s.hand_from = None
         s.turn = max(0, s.turn - 1)
-        rules._advance(s, rules.EventLog())
+        rules.advance(s, rules.EventLog())
     check_invariants(s)
     return s
 

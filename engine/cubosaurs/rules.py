@@ -3,13 +3,14 @@ round ends and the final ranking.
 
 The flow is a small state machine: ``state.stage`` is "begin" (the current player's turn
 starts: they take the hand passed to them, or draw), "act" (they keep, pass or buy a tile)
-or "over". :func:`step` checks an action, applies it, then :func:`_advance` runs every
+or "over". :func:`step` checks an action, applies it, then :func:`advance` runs every
 automatic step (token debts with one possible creditor, draws, round ends, the next round's
 setup) until some player must decide again.
 """
 
 from __future__ import annotations
 
+from engine.base import EventLog, check_seats, check_turn, observe
 from engine.core import IllegalAction, OneOf, Seat, below, check_shape, rank_rows, require, shuffle
 from engine.cubosaurs.data import CARDS, TILES, card, rules_data, tile, tiles_in_play
 from engine.cubosaurs.scoring import breakdown
@@ -70,19 +71,6 @@ def hand_types(state: CuboState) -> set[str]:
     return {TYPE[c] for c in state.hand}
 
 
-class EventLog(list):
-    """The events of one action. ``observer(state, moment)``, when set, is called with
-    "deal" after each round's setup and "round_end" after each round's scoring."""
-
-    observer = None
-
-
-def _observe(state: CuboState, events: list, moment: str) -> None:
-    observer = getattr(events, "observer", None)
-    if observer is not None:
-        observer(state, moment)
-
-
 # --- setup ----------------------------------------------------------------------------------
 
 def new_game(seats: list[Seat], seed: int, options: dict | None = None,
@@ -91,11 +79,7 @@ def new_game(seats: list[Seat], seed: int, options: dict | None = None,
     unknown = set(options) - {"advanced", "interactive"}
     if unknown:
         raise IllegalAction("unknown_option", option=sorted(unknown)[0])
-    n = len(seats)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise IllegalAction("player_count", count=n, min=MIN_PLAYERS, max=MAX_PLAYERS)
-    if len({s.id for s in seats}) != n:
-        raise IllegalAction("duplicate_seat")
+    n = check_seats(seats, MIN_PLAYERS, MAX_PLAYERS)
     s = CuboState()
     s.seats = [seat.to_json() for seat in seats]
     s.options = {"advanced": bool(options.get("advanced", False)),
@@ -113,7 +97,7 @@ def new_game(seats: list[Seat], seed: int, options: dict | None = None,
     events = EventLog()
     events.observer = observer
     setup_round(s, events)
-    _advance(s, events)
+    advance(s, events)
     return s, events
 
 
@@ -152,7 +136,7 @@ def setup_round(s: CuboState, events: list) -> None:
         gain_tokens(s, p, got, events)
         p = next_player(s, p)
     s.stage = "begin"
-    _observe(s, events, "deal")
+    observe(s, events, "deal")
 
 
 def gain_tokens(s: CuboState, p: int, cards: list[str], events: list) -> None:
@@ -268,11 +252,7 @@ def step(s: CuboState, p, action, observer=None) -> list[dict]:
         raise IllegalAction("game_over")
     kind = action["type"]
     waiting = to_act(s)
-    if type(p) is not int or p not in waiting:
-        # ``player`` only names a seat of this game: any other value (a bool, a string, an
-        # int too long for str()) would be echoed in the refusal's message
-        raise IllegalAction("not_your_turn", player=p if type(p) is int and 0 <= p < s.n
-                            else None, waiting=waiting)
+    check_turn(s, p, waiting)
     events = EventLog()
     events.observer = observer
     if s.debts:
@@ -280,7 +260,7 @@ def step(s: CuboState, p, action, observer=None) -> list[dict]:
             raise IllegalAction("take_token_first", count=s.debts[0][1])
         _act_take_token(s, p, action, events)
         # a debtor still choosing is not announced again
-        _advance(s, events, quiet=p)
+        advance(s, events, quiet=p)
         return events
     elif kind == "take_token":
         raise IllegalAction("no_debt")
@@ -290,7 +270,7 @@ def step(s: CuboState, p, action, observer=None) -> list[dict]:
         _act_pass(s, p, action, events)
     else:
         _act_buy(s, p, action, events)
-    _advance(s, events)
+    advance(s, events)
     return events
 
 
@@ -462,7 +442,7 @@ def _act_buy(s: CuboState, p: int, action: dict, events: list) -> None:
 
 # --- the automatic flow ---------------------------------------------------------------------
 
-def _advance(s: CuboState, events: list, quiet: int | None = None) -> None:
+def advance(s: CuboState, events: list, quiet: int | None = None) -> None:
     """Run automatic steps until a player must act or the game is over. ``quiet``: a debtor
     who has just taken a token is not announced again as choosing."""
     while s.stage != "over":
@@ -539,9 +519,9 @@ def end_round(s: CuboState, events: list) -> None:
         s.stage = "over"
         s.result = ranking(s)
         events.append({"type": "game_over", "ranking": [dict(r) for r in s.result]})
-        _observe(s, events, "round_end")
+        observe(s, events, "round_end")
         return
-    _observe(s, events, "round_end")
+    observe(s, events, "round_end")
     s.round += 1
     s.first = next_first(s)
     setup_round(s, events)

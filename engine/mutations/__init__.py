@@ -95,11 +95,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.core import CorruptState, IllegalAction, Seat, register
+from engine.base import GameRulesBase, check_loaded_seats
+from engine.core import CorruptState, IllegalAction, register
 from engine.mutations import rules
+from engine.mutations import view as views
 from engine.mutations.data import TRAIT_OF, boxes_for, cards
 from engine.mutations.state import PENDING, PHASES, MutState
-from engine.mutations.view import determinize, view
 
 __all__ = ["MUTATIONS", "IllegalAction", "MutState", "MutationsGame", "check_invariants"]
 
@@ -107,7 +108,7 @@ PHASE_NAMES = {"development": "development", "feeding": "feeding",
                "extinction": "extinction", "over": "over"}
 
 
-class MutationsGame:
+class MutationsGame(GameRulesBase):
     kind = "mutations"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
@@ -115,22 +116,13 @@ class MutationsGame:
         "divergence": "Divergence (expert rule): a new animal may split a species in two; the "
                       "new species keeps the traits of the old one and may gain its own.",
     }
+    rules = rules
+    views = views
+    State = MutState
+    PHASE_NAMES = PHASE_NAMES
 
-    def new_game(self, seats: list[Seat], seed: int, options: dict | None = None) -> MutState:
-        state, _ = rules.new_game(seats, seed, options)
-        return state
-
-    def new_game_with_events(self, seats, seed, options=None,
-                             observer=None) -> tuple[MutState, list[dict]]:
-        state, events = rules.new_game(seats, seed, options, observer)
-        return state, list(events)
-
-    def check_action(self, action) -> None:
-        """Refuse an action of the wrong shape (before the rules see the position)."""
-        rules.check_action(action)
-
-    def to_act(self, state: MutState) -> list[int]:
-        return rules.to_act(state)
+    # apply_action's observer(state, phase) is called at each phase end ("development",
+    # "climate", "feeding", "extinction").
 
     def owed_choice(self, state: MutState, player: int) -> bool:
         """True when ``player`` is awaited for a choice owed in another player's turn (the
@@ -139,26 +131,6 @@ class MutationsGame:
         pend = state.pending
         return (pend is not None and pend["player"] == player and player != state.current
                 and state.phase != "over")
-
-    def card_window(self, state: MutState, player: int) -> bool:
-        """Random Mutations has no card windows."""
-        return False
-
-    def legal_actions(self, state: MutState, player: int) -> list[dict]:
-        return rules.legal_actions(state, player)
-
-    def apply_action(self, state: MutState, player: int, action: dict,
-                     observer=None) -> tuple[MutState, list[dict]]:
-        """A new state and the events; ``state`` itself is never changed. ``observer(state,
-        phase)`` is called at each phase end ("development", "climate", "feeding",
-        "extinction") with the state as it stands then (copy or render it at once)."""
-        new = state.clone()
-        events = rules.step(new, player, action, observer)
-        return new, list(events)
-
-    def apply_in_place(self, state: MutState, player: int, action: dict) -> list[dict]:
-        """The fast path for simulations: changes ``state`` (not on refusal)."""
-        return list(rules.step(state, player, action))
 
     def undoable(self, before: MutState, player: int, action: dict, after: MutState,
                  events: list[dict]) -> bool:
@@ -178,39 +150,8 @@ class MutationsGame:
         return (before.rng == after.rng and before.main == after.main
                 and before.decks == after.decks)
 
-    def view(self, state: MutState, viewer: int | None) -> dict:
-        return view(state, viewer)
-
-    def determinize(self, v: dict, seed: int) -> MutState:
-        return determinize(v, seed)
-
-    def is_over(self, state: MutState) -> bool:
-        return state.phase == "over"
-
-    def returns(self, state: MutState) -> list[dict]:
-        """Final standings (rank 1 = winner; ties share a rank), or the current ones."""
-        rows = state.result if state.result is not None else rules.ranking(state)
-        return [dict(r, seat=state.seats[r["player"]]["id"], name=state.seats[r["player"]]["name"])
-                for r in rows]
-
-    def phase_name(self, state: MutState) -> str:
-        return PHASE_NAMES[state.phase]
-
-    def to_json(self, state: MutState) -> dict:
-        return state.to_json()
-
-    def from_json(self, data: dict) -> MutState:
-        try:
-            state = MutState.from_json(data)
-            check_invariants(state)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-            raise CorruptState(f"malformed Random Mutations state: {exc!r}") from exc
-        return state
-
-    def ai_action(self, state: MutState, player: int, level: str) -> dict:
-        from engine.mutations.ai import choose_action
-
-        return choose_action(self, state, player, level)
+    def invariants(self, state: MutState) -> None:
+        check_invariants(state)
 
 
 # --- invariants ---------------------------------------------------------------------------------
@@ -231,14 +172,7 @@ def check_invariants(state: MutState) -> None:
     """Raise :class:`CorruptState` if the state breaks a rule that must always hold."""
     s = state
     n = s.n
-    if not rules.MIN_PLAYERS <= n <= rules.MAX_PLAYERS:
-        raise CorruptState("wrong number of players")
-    for seat in s.seats:
-        if not isinstance(seat, dict) or set(seat) != {"id", "name"} or not all(
-                isinstance(v, str) for v in seat.values()):
-            raise CorruptState("bad seat")
-    if len({seat["id"] for seat in s.seats}) != n:
-        raise CorruptState("a seat is taken twice")
+    check_loaded_seats(s.seats, rules.MIN_PLAYERS, rules.MAX_PLAYERS)
     if set(s.options) != {"divergence"} or type(s.options["divergence"]) is not bool:
         raise CorruptState("bad options")
     if not (_int(s.seed, -(2**63)) and _int(s.rng)):

@@ -11,6 +11,7 @@ starvation, the draw) until some player must decide again.
 
 from __future__ import annotations
 
+from engine.base import EventLog, check_seats, check_turn, observe
 from engine.core import IllegalAction, OneOf, Seat, below, check_shape, rank_rows, roll, shuffle
 from engine.mutations.data import DARK, FOOD, TRAIT_OF, boxes_for, cards, climate_dice, rules_data
 from engine.mutations.state import PENDING, MutState
@@ -69,19 +70,6 @@ def check_action(action) -> None:
 
 
 # --- events ---------------------------------------------------------------------------------
-
-class EventLog(list):
-    """The events of one action; ``observer(state, phase)``, when set, is called at every
-    phase end ("development", "climate", "feeding", "extinction")."""
-
-    observer = None
-
-
-def _observe(s: MutState, events: list, phase: str) -> None:
-    observer = getattr(events, "observer", None)
-    if observer is not None:
-        observer(s, phase)
-
 
 # --- lookups --------------------------------------------------------------------------------
 
@@ -207,11 +195,7 @@ def new_game(seats: list[Seat], seed: int, options: dict | None = None,
         raise IllegalAction("unknown_option", option=sorted(unknown)[0])
     if "divergence" in options and type(options["divergence"]) is not bool:
         raise IllegalAction("bad_option", option="divergence")
-    n = len(seats)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise IllegalAction("player_count", count=n, min=MIN_PLAYERS, max=MAX_PLAYERS)
-    if len({seat.id for seat in seats}) != n:
-        raise IllegalAction("duplicate_seat")
+    n = check_seats(seats, MIN_PLAYERS, MAX_PLAYERS)
     s = MutState()
     s.seats = [seat.to_json() for seat in seats]
     s.options = {"divergence": bool(options.get("divergence", False))}
@@ -414,11 +398,7 @@ def step(s: MutState, p, action, observer=None) -> list[dict]:
     if s.phase == "over":
         raise IllegalAction("game_over")
     waiting = to_act(s)
-    if type(p) is not int or p not in waiting:
-        # ``player`` only names a seat of this game: any other value (a bool, a string, an
-        # int too long for str()) would be echoed in the refusal's message
-        raise IllegalAction("not_your_turn", player=p if type(p) is int and 0 <= p < s.n
-                            else None, waiting=waiting)
+    check_turn(s, p, waiting)
     kind = action["type"]
     events = EventLog()
     events.observer = observer
@@ -596,7 +576,7 @@ def _dev_seek(s: MutState, events: list, start: int) -> None:
         s.current = q
         return
     events.append({"type": "phase_end", "phase": "development", "turn": s.turn})
-    _observe(s, events, "development")
+    observe(s, events, "development")
     _climate(s, events)
 
 
@@ -654,7 +634,7 @@ def _climate(s: MutState, events: list) -> None:
     events.append({"type": "climate", "player": s.first, "dice": {k: list(v) for k, v in
                                                                    s.dice.items()},
                    **got})
-    _observe(s, events, "climate")
+    observe(s, events, "climate")
     s.phase = "feeding"
     s.passes = 0
     s.grazed = False
@@ -952,7 +932,7 @@ def _end_feeding(s: MutState, events: list) -> None:
     left = dict(s.centre)
     s.centre = {"food": 0, "burrows": 0, "parasites": 0}
     events.append({"type": "phase_end", "phase": "feeding", "turn": s.turn, "left": left})
-    _observe(s, events, "feeding")
+    observe(s, events, "feeding")
     _extinction(s, events)
 
 
@@ -1030,7 +1010,7 @@ def _starvation(s: MutState, events: list) -> None:
     if s.last:
         events.append({"type": "phase_end", "phase": "extinction", "turn": s.turn})
         _end_game(s, events)
-        _observe(s, events, "extinction")
+        observe(s, events, "extinction")
         return
     # A player left with no animal and no card takes no part in the draw: the new deck of
     # NEW_DECK cards replaces it, at the start of the next turn (_start_turn). Otherwise the
@@ -1051,7 +1031,7 @@ def _starvation(s: MutState, events: list) -> None:
             s.decks[p][:0] = drawn
     events.append({"type": "draw", "counts": got, "main": len(s.main)})
     events.append({"type": "phase_end", "phase": "extinction", "turn": s.turn})
-    _observe(s, events, "extinction")
+    observe(s, events, "extinction")
     _start_turn(s, events)
 
 
