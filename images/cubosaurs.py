@@ -33,22 +33,44 @@ Every word on the picture comes from the message catalogue (``messages.t``) in `
 from __future__ import annotations
 
 import math
-import statistics
-import time
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.cubosaurs import data as cdata
 from images.common import (
+    AWAIT,
+    AWAIT_SOFT,
+    BG,
+    BLACK,
+    CAPTION_BG,
+    CAPTION_HI,
+    CARD_BG,
+    CARD_LINE,
+    INK,
+    LIGHT,
+    MUTED,
+    SHARED_FLAT,
+    SS,
+    WHITE,
+    ZEBRA,
+    awaited_frame,
     build_palette,
+    caption_band,
     encode_with_palette,
     fit_size,
     fit_to,
     font,
+    ink_swatches,
+    measure,
     paste,
+    player_name,
+    player_names,
+    rounded,
+    signed,
     text,
     text_width,
+    winners,
 )
 from messages import t
 
@@ -67,7 +89,6 @@ ID_X1 = 206                               # identity column (disc, name, tokens)
 SCORE_X0 = 1180                           # current round score column
 TABLE_HEAD_H, TABLE_ROW_H = 26, 26        # the scoreboard
 MAX_HEIGHT = 1000
-SS = 4                                    # supersampling of sprites
 
 CW, CH = 36, 54                           # a card in a collection
 HCW, HCH = 66, 96                         # a card of the hand in play
@@ -76,24 +97,12 @@ SCORE_LINE = 89                           # a type's score, from the row's top
 
 # --- colours -------------------------------------------------------------------------------------
 
-BG = (244, 240, 232)
-INK = (26, 26, 26)
-MUTED = (100, 100, 100)
-LIGHT = (170, 170, 170)
-WHITE = (255, 255, 255)
-BLACK = (0, 0, 0)
-CARD_BG = (255, 255, 255)
-CARD_LINE = (196, 188, 175)
-CAPTION_BG = (38, 50, 56)
-CAPTION_HI = (255, 213, 79)
-AWAIT = (242, 169, 0)
-AWAIT_SOFT = (255, 236, 179)
+# BG, INK, MUTED, LIGHT, WHITE, BLACK, CARD_*, CAPTION_*, AWAIT*, ZEBRA: images.common's.
 PLUS = (27, 128, 56)
 MINUS = (198, 40, 40)
 TOKEN = (0, 137, 123)
 TILE_END = (255, 224, 130)
 TILE_NOW = (178, 223, 219)
-ZEBRA = (236, 232, 224)
 
 TYPE_RGB = {
     "trex": (211, 64, 56),
@@ -410,10 +419,6 @@ def tile_chip(tid: str, w: int, h: int, lang: str, long: bool) -> Image.Image:
 
 # --- the background ------------------------------------------------------------------------------
 
-def _rounded(d: ImageDraw.ImageDraw, box, fill=CARD_BG, outline=CARD_LINE, width=2) -> None:
-    d.rounded_rectangle(box, radius=10, fill=fill, outline=outline, width=width)
-
-
 def _species_tables(img: Image.Image, lang: str) -> None:
     """Basic games (no DNA panel): each species' points for 1, 2, 3, 4+ copies
     (``engine.cubosaurs.data.rules_data``), a reminder for the players."""
@@ -432,7 +437,7 @@ def _species_tables(img: Image.Image, lang: str) -> None:
         size, word = fit_size(t(f"cubosaurs.render.short.{sp}", lang), col_w - 6, 16, True, 10)
         text(img, cx, top, word, size, True, darker(TYPE_RGB[sp], 0.75), "mm")
         for i, v in enumerate(tables[sp]):
-            text(img, cx, top + (i + 1) * step, _signed(v), 16, True, _score_ink(v), "mm")
+            text(img, cx, top + (i + 1) * step, signed(v), 16, True, _score_ink(v), "mm")
     for i in range(rows):
         label = f"×{i + 1}" + ("+" if i == rows - 1 else "")
         text(img, x0 + 14 + label_w / 2, top + (i + 1) * step, label, 15, False, MUTED, "mm")
@@ -446,8 +451,8 @@ def background(players: int, advanced: bool, rounds: int, lang: str) -> Image.Im
     img = Image.new("RGB", (WIDTH, h), BG)
     d = ImageDraw.Draw(img)
     d.rectangle((0, 0, WIDTH, CAPTION_H - 1), fill=CAPTION_BG)
-    _rounded(d, hand_box())
-    _rounded(d, side_box())
+    rounded(d, hand_box())
+    rounded(d, side_box())
     if not advanced:
         _species_tables(img, lang)
     # Column titles.
@@ -466,7 +471,7 @@ def background(players: int, advanced: bool, rounds: int, lang: str) -> Image.Im
     # Player rows: the card, faint column separators, the raptors' bracket.
     for k in range(players):
         x0, y0, x1, y1 = row_box(k)
-        _rounded(d, (x0, y0, x1, y1))
+        rounded(d, (x0, y0, x1, y1))
         for ty in (*SLOT_TYPES[1:], "tiles"):
             x = SLOTS[ty][0]
             if ty in ("black",):
@@ -475,7 +480,7 @@ def background(players: int, advanced: bool, rounds: int, lang: str) -> Image.Im
         d.line((SCORE_X0, y0 + 10, SCORE_X0, y1 - 10), fill=CARD_LINE, width=1)
     # Scoreboard: headings and zebra rows.
     x0, y0, x1, y1 = table_box(players)
-    _rounded(d, (x0, y0, x1, y1 + 4))
+    rounded(d, (x0, y0, x1, y1 + 4))
     for k in range(players):
         if k % 2 == 0:
             ry = y0 + TABLE_HEAD_H + k * TABLE_ROW_H
@@ -516,21 +521,6 @@ def background(players: int, advanced: bool, rounds: int, lang: str) -> Image.Im
 
 # --- what changes --------------------------------------------------------------------------------
 
-def _name(view: dict, p) -> str:
-    players = view["players"]
-    if p is None or not 0 <= p < len(players):
-        return "?"
-    return players[p]["name"]
-
-
-def _names(view: dict, ps) -> str:
-    return ", ".join(_name(view, p) for p in ps)
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
-
-
 def _number(n: int) -> str:
     """A number with a real minus sign."""
     return str(n) if n >= 0 else f"−{-n}"
@@ -548,19 +538,15 @@ def _caption(img: Image.Image, view: dict, lang: str) -> None:
     elif round_scored(view):
         left = t("cubosaurs.render.round_scored", lang, round=view["round"],
                  rounds=view["rounds"])
-    size, left = fit_size(left, 620, 28, True, 18)
-    text(img, 18, CAPTION_H / 2, left, size, True, WHITE)
-    used = 18 + text_width(left, size, True) + 30
     result = view.get("result")
     if view["over"] and result:
-        best = [row["player"] for row in result if row["rank"] == 1]
-        right = t("cubosaurs.render.winner", lang, players=_names(view, best))
+        right = t("cubosaurs.render.winner", lang, players=player_names(view, winners(result)))
     elif view.get("awaiting") and not round_scored(view):
-        right = t("cubosaurs.render.awaiting", lang, players=_names(view, view["awaiting"]))
+        right = t("cubosaurs.render.awaiting", lang,
+                  players=player_names(view, view["awaiting"]))
     else:
-        return
-    size, right = fit_size(right, WIDTH - 18 - used, 26, True, 14)
-    text(img, WIDTH - 18, CAPTION_H / 2, right, size, True, CAPTION_HI, "rm")
+        right = None
+    caption_band(img, left, right, WIDTH, CAPTION_H, (620, 28, 18), (26, 14))
 
 
 def round_scored(view: dict) -> bool:
@@ -606,7 +592,7 @@ def _strip(img: Image.Image, view: dict, lang: str) -> None:
     current = view.get("current")
     d = None
     for k, p in enumerate(order):
-        name = fit_to(_name(view, p), 18, True, max(20.0, each - 40))
+        name = fit_to(player_name(view, p), 18, True, max(20.0, each - 40))
         w = 34 + text_width(name, 18, True) + 10
         if p == current and not view["over"] and not round_scored(view):
             d = d or ImageDraw.Draw(img)
@@ -638,9 +624,9 @@ def _hand(img: Image.Image, view: dict, lang: str) -> None:
     if hand and not view["over"]:
         src = view.get("hand_from")
         if src is None:
-            sub = t("cubosaurs.render.drawn_by", lang, player=_name(view, view.get("current")))
+            sub = t("cubosaurs.render.drawn_by", lang, player=player_name(view, view.get("current")))
         else:
-            sub = t("cubosaurs.render.passed_by", lang, player=_name(view, src))
+            sub = t("cubosaurs.render.passed_by", lang, player=player_name(view, src))
         size, sub = fit_size(sub, x1 - 14 - tx, 18, False, 12)
         text(img, tx, y0 + 20, sub, size, False, MUTED)
     if not hand:
@@ -658,7 +644,7 @@ def _hand(img: Image.Image, view: dict, lang: str) -> None:
 def _side(img: Image.Image, view: dict, lang: str) -> None:
     x0, y0, x1, y1 = side_box()
     if view["over"] and view.get("result"):
-        _rounded(ImageDraw.Draw(img), (x0, y0, x1, y1))
+        rounded(ImageDraw.Draw(img), (x0, y0, x1, y1))
         _ranking(img, view, lang)
         return
     if not view.get("advanced"):
@@ -691,7 +677,7 @@ def _side(img: Image.Image, view: dict, lang: str) -> None:
     debt = view.get("debt")
     line, ink = "", MUTED
     if debt:
-        line = t("cubosaurs.render.debt", lang, player=_name(view, debt.get("player")),
+        line = t("cubosaurs.render.debt", lang, player=player_name(view, debt.get("player")),
                  count=debt.get("count", 0))
         ink = MINUS
     elif view.get("bought"):
@@ -720,7 +706,7 @@ def _ranking(img: Image.Image, view: dict, lang: str) -> None:
         rx = x1 - 14 - text_width(last, 15) - 16
         text(img, rx, y, score, 18, True, INK, "rm")
         room = rx - text_width(score, 18, True) - 16 - (x0 + 76)
-        text(img, x0 + 76, y, fit_to(_name(view, p), 18, True, max(20.0, room)), 18, True)
+        text(img, x0 + 76, y, fit_to(player_name(view, p), 18, True, max(20.0, room)), 18, True)
 
 
 def egg_states(view: dict) -> dict[str, bool]:
@@ -783,8 +769,7 @@ def _row(img: Image.Image, view: dict, k: int, lang: str, eggs: dict[str, bool],
     pl = view["players"][k]
     x0, y0, x1, y1 = row_box(k)
     if k in awaiting:
-        ImageDraw.Draw(img).rounded_rectangle((x0, y0, x1, y1), radius=10, outline=AWAIT,
-                                              width=5)
+        awaited_frame(img, (x0, y0, x1, y1))
     paste(img, seat_disc(k, 15), x0 + 24, y0 + 26)
     size, name = fit_size(pl["name"], ID_X1 - (x0 + 46) - 4, 20, True, 14)
     text(img, x0 + 46, y0 + 26, name, size, True)
@@ -797,7 +782,7 @@ def _row(img: Image.Image, view: dict, k: int, lang: str, eggs: dict[str, bool],
     for ty in SPECIES_TYPES:
         x, w = SLOTS[ty]
         if ty in score and any(card_info(c).type == ty for c in pl["collection"]):
-            text(img, x + w / 2, y, _signed(score[ty]), 20, True, _score_ink(score[ty]), "mm")
+            text(img, x + w / 2, y, signed(score[ty]), 20, True, _score_ink(score[ty]), "mm")
     gx = SLOTS["grey"][0]
     bx, bw = SLOTS["black"]
     if score.get("raptors") or any(card_info(c).type in ("grey", "black")
@@ -809,11 +794,11 @@ def _row(img: Image.Image, view: dict, k: int, lang: str, eggs: dict[str, bool],
         d.line((gx + 10, by - 5, gx + 10, by), fill=LIGHT, width=2)
         d.line((bx + bw - 10, by - 5, bx + bw - 10, by), fill=LIGHT, width=2)
         v = score.get("raptors", 0)
-        text(img, (gx + bx + bw) / 2, y, _signed(v), 20, True, _score_ink(v), "mm")
+        text(img, (gx + bx + bw) / 2, y, signed(v), 20, True, _score_ink(v), "mm")
     ex, ew = SLOTS["egg"]
     if score.get("eggs") or any(card_info(c).type == "egg" for c in pl["collection"]):
         v = score.get("eggs", 0)
-        text(img, ex + ew / 2, y, _signed(v), 20, True, _score_ink(v), "mm")
+        text(img, ex + ew / 2, y, signed(v), 20, True, _score_ink(v), "mm")
     tiles = list(pl.get("tiles") or ())
     if view.get("advanced"):
         tx, tw = SLOTS["tiles"]
@@ -825,10 +810,10 @@ def _row(img: Image.Image, view: dict, k: int, lang: str, eggs: dict[str, bool],
                  MUTED, "mm")
         if score.get("tiles") or any(tile_info(x).timing == "end" for x in tiles):
             v = score.get("tiles", 0)
-            text(img, tx + tw / 2, y, _signed(v), 20, True, _score_ink(v), "mm")
+            text(img, tx + tw / 2, y, signed(v), 20, True, _score_ink(v), "mm")
     cx = (SCORE_X0 + x1) / 2
     total_now = score.get("total", 0)
-    text(img, cx, y0 + 40, _signed(total_now) if total_now else "0", 32, True,
+    text(img, cx, y0 + 40, signed(total_now) if total_now else "0", 32, True,
          _score_ink(total_now), "mm")
     line = t("cubosaurs.render.total_line", lang, total=_number(pl.get("total", 0)))
     size, line = fit_size(line, x1 - SCORE_X0 - 8, 15, False, 10)
@@ -855,11 +840,11 @@ def _scoreboard(img: Image.Image, view: dict, lang: str) -> None:
                     continue
                 x, w = cols[cat]
                 v = bd.get(cat, 0)
-                text(img, x + w / 2, cy, _signed(v) if v else "·", 17, bool(v),
+                text(img, x + w / 2, cy, signed(v) if v else "·", 17, bool(v),
                      _score_ink(v), "mm")
             x, w = cols["sum"]
             v = bd.get("total", 0)
-            text(img, x + w / 2, cy, _signed(v) if v else "0", 18, True, INK, "mm")
+            text(img, x + w / 2, cy, signed(v) if v else "0", 18, True, INK, "mm")
         for r, v in enumerate((pl.get("rounds") or ())[:rounds]):
             x, w = cols[f"r{r}"]
             text(img, x + w / 2, cy, _number(v), 17, False, INK, "mm")
@@ -867,7 +852,7 @@ def _scoreboard(img: Image.Image, view: dict, lang: str) -> None:
             bonus = pl.get("bonus", pl.get("total", 0) - sum(pl.get("rounds") or ()))
             x, w = cols["dna"]
             if bonus:
-                text(img, x + w / 2, cy, _signed(bonus), 17, False, TOKEN, "mm")
+                text(img, x + w / 2, cy, signed(bonus), 17, False, TOKEN, "mm")
         x, w = cols["total"]
         v = pl.get("total", 0)
         text(img, x + w / 2, cy, _number(v), 19, True, INK, "mm")
@@ -911,8 +896,7 @@ def draw_cubosaurs(view: dict, lang: str = "en") -> Image.Image:
 
 # --- encoding ------------------------------------------------------------------------------------
 
-FLAT = [BG, INK, MUTED, LIGHT, WHITE, BLACK, CARD_BG, CARD_LINE, CAPTION_BG, CAPTION_HI, AWAIT,
-        AWAIT_SOFT, PLUS, MINUS, TOKEN, TILE_END, TILE_NOW, ZEBRA, *TYPE_RGB.values(),
+FLAT = [*SHARED_FLAT, PLUS, MINUS, TOKEN, TILE_END, TILE_NOW, ZEBRA, *TYPE_RGB.values(),
         *(darker(c, 0.55) for c in TYPE_RGB.values()),
         *(darker(c, 0.8) for c in TYPE_RGB.values()),
         *(darker(c, 0.75) for c in TYPE_RGB.values()),
@@ -949,12 +933,7 @@ def board_palette() -> Image.Image:
                (BG, (INK, MUTED)), (ZEBRA, (INK, PLUS, MINUS, TOKEN)),
                (CAPTION_BG, (WHITE, CAPTION_HI)), (AWAIT_SOFT, (INK,)),
                (TILE_END, (INK,)), (TILE_NOW, (INK, WHITE)))
-    y = 130
-    for ground, inks in grounds:
-        d.rectangle((1010, y, 1280, y + 22), fill=ground)
-        for k, ink in enumerate(inks):
-            text(sheet, 1014 + k * 38, y + 11, "Ag8", 17, k % 2 == 0, ink)
-        y += 23
+    ink_swatches(sheet, grounds, 1010, 1280, 130, 22, 17, 38)
     return build_palette(FLAT, sheet)
 
 
@@ -973,19 +952,5 @@ def render_cubosaurs(view: dict, lang: str = "en") -> bytes:
 
 def bench_render(view: dict, repeats: int = 40, lang: str = "en") -> dict:
     """Median ms of draw+encode (``render_cubosaurs``) and of ``encode_png`` alone on the
-    same finished image, and their ratio."""
-    image = draw_cubosaurs(view, lang)
-    for _ in range(3):                                   # warm-up: caches, palette
-        render_cubosaurs(view, lang)
-        encode_png(image)
-    render, encode = [], []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        render_cubosaurs(view, lang)
-        t1 = time.perf_counter()
-        encode_png(image)
-        t2 = time.perf_counter()
-        render.append((t1 - t0) * 1000)
-        encode.append((t2 - t1) * 1000)
-    r, e = statistics.median(render), statistics.median(encode)
-    return {"render_ms": round(r, 3), "encode_ms": round(e, 3), "ratio": round(r / e, 3)}
+    same finished image, and their ratio (``images.common.measure``)."""
+    return measure(lambda: draw_cubosaurs(view, lang), encode_png, repeats)

@@ -34,28 +34,55 @@ discs and icons are cached sprites and every string a cached mask (``images.comm
 A render copies the background and pastes. ``encode_png`` maps the picture onto one fixed
 256-colour palette (exact for every flat colour used here), ``compress_level=1``.
 
-Words come from the message catalogue (``messages.t``) in ``lang``; a key the catalogue
-does not have yet falls back to the English default kept here (``LABELS``), and a trait
-without a name to a readable form of its id, so a gap never shows a raw key.
+Words come from the message catalogue (``messages.t``, ``messages/*/render_mutations.toml``)
+in ``lang`` (English where a language lacks a key); a trait without a name reads as a readable
+form of its id. What every game's picture shares (colours, caption bar, ranking, seat discs,
+the row layout, palette and encoding, the benchmark) is ``images.common``'s.
 """
 
 from __future__ import annotations
 
-import statistics
-import time
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.mutations.data import DARK, TRAITS
 from images.common import (
+    AWAIT,
+    AWAIT_SOFT,
+    BG,
+    CAPTION_BG,
+    CAPTION_HI,
+    CARD_BG,
+    CARD_LINE,
+    INK,
+    LIGHT,
+    MUTED,
+    SEAT_INK,
+    SEAT_RGB,
+    SHARED_FLAT,
+    SS,
+    WHITE,
+    ZEBRA,
+    RowCache,
+    RowLayout,
+    awaited_frame,
     build_palette,
+    caption_band,
+    disc,
     encode_with_palette,
+    first_chip,
     fit_size,
-    fit_to,
+    ink_swatches,
+    measure,
     paste,
+    player_name,
+    player_names,
+    ranking_strip,
+    seat_disc,
     text,
     text_width,
+    winners,
 )
 from messages import has, t
 
@@ -76,22 +103,11 @@ SP_PAD = 5
 HEAD_H = 17                       # the species number line
 CHIP_H, CHIP_STEP = 22, 24        # a trait chip
 LINE_H, LINE_STEP = 22, 24        # an animal line
-SS = 4                            # supersampling of round sprites
+ROWS = RowLayout(WIDTH, MARGIN, ROWS_Y, ROW_H, ROW_GAP, ID_X1, SCORE_W, SP_W, SP_GAP, 10)
 
 # --- colours -------------------------------------------------------------------------------------
 
-BG = (244, 240, 232)
-INK = (26, 26, 26)
-MUTED = (100, 100, 100)
-LIGHT = (170, 170, 170)
-WHITE = (255, 255, 255)
-BLACK = (0, 0, 0)
-CARD_BG = (255, 255, 255)
-CARD_LINE = (196, 188, 175)
-CAPTION_BG = (38, 50, 56)
-CAPTION_HI = (255, 213, 79)
-AWAIT = (242, 169, 0)
-AWAIT_SOFT = (255, 236, 179)
+# BG, INK, MUTED, LIGHT, WHITE, BLACK, CARD_*, CAPTION_*, AWAIT*, ZEBRA: images.common's.
 FOOD_RED = (211, 47, 47)
 FOOD_BLUE = (30, 110, 200)
 BURROW = (56, 142, 60)
@@ -104,69 +120,10 @@ DARK_BG = (74, 52, 88)
 TARGET = (198, 40, 40)
 HOLLOW = (150, 150, 150)
 DIE_WHITE = WHITE
-ZEBRA = (236, 232, 224)
 
-# Okabe-Ito: eight colours for eight seats; every disc carries its seat number too.
-PLAYER_RGB = ((230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66), (0, 114, 178),
-              (213, 94, 0), (204, 121, 167), BLACK)
-PLAYER_INK = (BLACK, BLACK, WHITE, BLACK, WHITE, WHITE, BLACK, WHITE)
+PLAYER_RGB, PLAYER_INK = SEAT_RGB, SEAT_INK  # eight seats: images.common's seat colours
 
 DICE_RGB = {"food": (DIE_WHITE, INK), "burrows": (BURROW, WHITE), "parasites": (PARASITE, WHITE)}
-
-# English defaults of every label, used while the catalogue has no such key.
-LABELS = {
-    "mutations.render.caption": "Turn {turn} · {phase}",
-    "mutations.render.last_turn": "last turn",
-    "mutations.render.game_over": "Game over",
-    "mutations.render.awaiting": "Waiting for {players}",
-    "mutations.render.awaiting_choice": "{player}: {choice}",
-    "mutations.render.winner": "Winner: {players}",
-    "mutations.render.centre": "Centre",
-    "mutations.render.dice": "Dice",
-    "mutations.render.no_dice": "not rolled yet",
-    "mutations.render.main": "Main deck {count}",
-    "mutations.render.removed": "out of the game {count}",
-    "mutations.render.box": "box: {burrows} burrows, {parasites} parasites",
-    "mutations.render.first": "first player",
-    "mutations.render.deck": "deck {count}",
-    "mutations.render.passed": "passed",
-    "mutations.render.no_species": "no species",
-    "mutations.render.points": "points",
-    "mutations.render.points_now": "points so far",
-    "mutations.render.points_note": "incl. unfed animals",
-    "mutations.render.phase_over": "Phase over",
-    "mutations.render.score_animals": "animals {count}",
-    "mutations.render.score_traits": "traits {count}",
-    "mutations.render.score_bonus": "food bonus +{bonus}",
-    "mutations.render.ranking": "Final scores",
-    "mutations.render.rank": "{rank}.",
-    "mutations.render.lost": "lost {count}",
-    "mutations.render.divergence": "Divergence",
-    "mutations.phase.development": "Development",
-    "mutations.phase.climate": "Climate",
-    "mutations.phase.feeding": "Feeding",
-    "mutations.phase.extinction": "Extinction",
-    "mutations.phase.over": "Game over",
-    "mutations.choice.dark": "keep the negative trait or make it a new species",
-    "mutations.choice.graze": "how much food Grazing destroys",
-    "mutations.choice.mimicry": "where Mimicry sends the attack",
-    "mutations.choice.eat": "which animal is eaten",
-    "mutations.choice.scavenge": "which animal the Scavenger feeds",
-    "mutations.choice.lose": "which animal the parasites kill",
-}
-
-
-def label(key: str, lang: str = "en", **params) -> str:
-    """``messages.t(key, lang)`` when the catalogue has ``key`` (in ``lang`` or English), else
-    the English default of ``LABELS`` (else the key itself), with ``params`` filled in."""
-    if has(key, lang) or has(key, "en"):
-        return t(key, lang, **params)
-    default = LABELS.get(key, key)
-    try:
-        return default.format(**params)
-    except (KeyError, IndexError, ValueError):
-        return default
-
 
 @lru_cache(maxsize=256)
 def trait_name(trait: str, lang: str = "en") -> str:
@@ -178,10 +135,6 @@ def trait_name(trait: str, lang: str = "en") -> str:
     return " ".join(w.capitalize() for w in str(trait).split("_"))
 
 
-def player_rgb(p: int) -> tuple[int, int, int]:
-    return PLAYER_RGB[p % len(PLAYER_RGB)]
-
-
 # --- geometry ------------------------------------------------------------------------------------
 
 def height_for(players: int) -> int:
@@ -189,56 +142,16 @@ def height_for(players: int) -> int:
     return ROWS_Y + players * (ROW_H + ROW_GAP) + MARGIN - ROW_GAP + 2
 
 
-def row_box(k: int) -> tuple[int, int, int, int]:
-    """The box of seat ``k``'s row (x0, y0, x1, y1)."""
-    y = ROWS_Y + k * (ROW_H + ROW_GAP)
-    return MARGIN, y, WIDTH - MARGIN, y + ROW_H
+row_box = ROWS.row_box
+score_box = ROWS.score_box
+species_slots = lru_cache(maxsize=64)(ROWS.species_slots)
 
 
 def strip_box() -> tuple[int, int, int, int]:
     return 0, STRIP_Y, WIDTH, STRIP_Y + STRIP_H
 
 
-def score_box(k: int) -> tuple[int, int, int, int]:
-    _, y0, x1, y1 = row_box(k)
-    return SCORE_X0, y0, x1, y1
-
-
-@lru_cache(maxsize=64)
-def species_slots(count: int) -> tuple[tuple[int, int], ...]:
-    """x and width of each of ``count`` species cards in a row: ``SP_W`` wide while they
-    fit, narrower when the row is long (never leaving the row)."""
-    if count <= 0:
-        return ()
-    room = SP_X1 - SP_X0
-    gap = SP_GAP if count < 10 else 3
-    w = min(SP_W, (room - gap * (count - 1)) // count)
-    return tuple((SP_X0 + i * (w + gap), w) for i in range(count))
-
-
 # --- sprites -------------------------------------------------------------------------------------
-
-@lru_cache(maxsize=64)
-def disc(fill: tuple, r: int, outline: tuple | None = INK) -> Image.Image:
-    """A smooth disc of radius ``r`` (RGBA)."""
-    S = (2 * r + 2) * SS
-    big = Image.new("RGBA", (S, S), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
-    d.ellipse((SS, SS, S - SS - 1, S - SS - 1), fill=fill + (255,),
-              outline=(outline + (255,)) if outline else None,
-              width=max(1, round(SS * (1.2 if r > 6 else 0.9))) if outline else 0)
-    return big.resize((2 * r + 2, 2 * r + 2), Image.LANCZOS)
-
-
-@lru_cache(maxsize=16)
-def seat_disc(p: int, r: int) -> Image.Image:
-    """Seat ``p``'s disc with its number."""
-    im = disc(player_rgb(p), r).copy()
-    c = (2 * r + 2) / 2
-    text(im, c, c + 0.5, str(p + 1), round(r * 1.15), True,
-         PLAYER_INK[p % len(PLAYER_INK)] + (255,), "mm")
-    return im
-
 
 @lru_cache(maxsize=8)
 def burrow_icon(size: int) -> Image.Image:
@@ -362,10 +275,6 @@ def animal_line(aid: int, red: int, blue: int, need: int, burrow: bool, parasite
 
 # --- the background ------------------------------------------------------------------------------
 
-def _rounded(d: ImageDraw.ImageDraw, box, fill=CARD_BG, outline=CARD_LINE, width=2) -> None:
-    d.rounded_rectangle(box, radius=10, fill=fill, outline=outline, width=width)
-
-
 @lru_cache(maxsize=32)
 def background(players: int, lang: str) -> Image.Image:
     """Everything that stays put during a game (cached): the caption bar, the strip and its
@@ -381,31 +290,11 @@ def background(players: int, lang: str) -> Image.Image:
 
 @lru_cache(maxsize=64)
 def empty_row(k: int, lang: str) -> Image.Image:
-    """Seat ``k``'s row with nothing on it (``WIDTH`` x ``ROW_H``, on the page's ground):
-    the frame, the columns, the seat disc."""
-    img = Image.new("RGB", (WIDTH, ROW_H), BG)
-    d = ImageDraw.Draw(img)
-    x0, _, x1, _ = row_box(k)
-    y0, y1 = 0, ROW_H - 1
-    _rounded(d, (x0, y0, x1, y1))
-    d.line((ID_X1, y0 + 10, ID_X1, y1 - 10), fill=ZEBRA, width=2)
-    d.line((SCORE_X0, y0 + 10, SCORE_X0, y1 - 10), fill=CARD_LINE, width=1)
-    paste(img, seat_disc(k, 14), x0 + 22, y0 + 22)
-    return img
+    """Seat ``k``'s row with nothing on it: the frame, the columns, the seat disc."""
+    return ROWS.empty_row(k)
 
 
 # --- what changes --------------------------------------------------------------------------------
-
-def _name(view: dict, p) -> str:
-    players = view["players"]
-    if not isinstance(p, int) or not 0 <= p < len(players):
-        return "?"
-    return players[p]["name"]
-
-
-def _names(view: dict, ps) -> str:
-    return ", ".join(_name(view, p) for p in ps)
-
 
 def phase_ended(view: dict) -> str | None:
     """The phase whose end ``view`` was taken at (the engine's observer: "development",
@@ -436,58 +325,39 @@ def shown_phase(view: dict) -> str:
 def _caption(img: Image.Image, view: dict, lang: str) -> None:
     ended = phase_ended(view)
     if view["over"]:
-        left = label("mutations.render.game_over", lang)
+        left = t("mutations.render.game_over", lang)
     else:
-        phase = label(f"mutations.phase.{shown_phase(view)}", lang)
-        left = label("mutations.render.caption", lang, turn=view["turn"], phase=phase)
+        phase = t(f"mutations.phase.{shown_phase(view)}", lang)
+        left = t("mutations.render.caption", lang, turn=view["turn"], phase=phase)
         if view.get("last"):
-            left += " · " + label("mutations.render.last_turn", lang)
+            left += " · " + t("mutations.render.last_turn", lang)
     if view.get("divergence"):
-        left += " · " + label("mutations.render.divergence", lang)
-    size, left = fit_size(left, 640, 28, True, 16)
-    text(img, 18, CAPTION_H / 2, left, size, True, WHITE)
-    used = 18 + text_width(left, size, True) + 30
+        left += " · " + t("mutations.render.divergence", lang)
     pend = view.get("pending")
     if view["over"] and view.get("result"):
-        best = [row["player"] for row in view["result"] if row["rank"] == 1]
-        right = label("mutations.render.winner", lang, players=_names(view, best))
+        right = t("mutations.render.winner", lang,
+                  players=player_names(view, winners(view["result"])))
     elif pend and isinstance(pend.get("player"), int):
-        choice = label(f"mutations.choice.{pend.get('kind')}", lang)
-        right = label("mutations.render.awaiting_choice", lang,
-                      player=_name(view, pend["player"]), choice=choice)
+        choice = t(f"mutations.choice.{pend.get('kind')}", lang)
+        right = t("mutations.render.awaiting_choice", lang,
+                  player=player_name(view, pend["player"]), choice=choice)
         if pend.get("kind") == "dark" and pend.get("trait"):
             right += f" ({trait_name(pend['trait'], lang)})"
     elif ended:
-        right = label("mutations.render.phase_over", lang)
+        right = t("mutations.render.phase_over", lang)
     elif view.get("awaiting"):
-        right = label("mutations.render.awaiting", lang, players=_names(view, view["awaiting"]))
+        right = t("mutations.render.awaiting", lang,
+                  players=player_names(view, view["awaiting"]))
     else:
-        return
-    size, right = fit_size(right, WIDTH - 18 - used, 24, True, 13)
-    text(img, WIDTH - 18, CAPTION_H / 2, right, size, True, CAPTION_HI, "rm")
+        right = None
+    caption_band(img, left, right, WIDTH, CAPTION_H, (640, 28, 16), (24, 13))
 
 
 def _ranking(img: Image.Image, view: dict, lang: str) -> None:
     """The final scores in rank order, across the strip (game over)."""
-    cy = STRIP_Y + STRIP_H / 2 + 1
-    word = label("mutations.render.ranking", lang)
-    size, word = fit_size(word, 200, 18, True, 12)
-    text(img, 18, cy, word, size, True)
-    x = 18 + text_width(word, size, True) + 16
-    rows = view["result"]
-    each = (WIDTH - 18 - x) / max(1, len(rows))
-    for row in rows:
-        p = row["player"]
-        rank = label("mutations.render.rank", lang, rank=row["rank"])
-        text(img, x, cy, rank, 17, True, AWAIT if row["rank"] == 1 else INK)
-        rx = x + text_width(rank, 17, True) + 4
-        paste(img, seat_disc(p, 10), rx + 11, cy)
-        score = str(row["score"])
-        sw = text_width(score, 17, True)
-        name = fit_to(_name(view, p), 15, False, max(12.0, each - (rx + 26 - x) - sw - 14))
-        text(img, rx + 26, cy, name, 15, False, INK)
-        text(img, rx + 26 + text_width(name, 15) + 5, cy, score, 17, True, INK)
-        x += each
+    ranking_strip(img, view, t("mutations.render.ranking", lang),
+                  lambda rank: t("mutations.render.rank", lang, rank=rank), 18, WIDTH - 18,
+                  STRIP_Y + STRIP_H / 2 + 1, (200, 18, 12), (17, 15, 17), 10, (16, 5))
 
 
 def _strip(img: Image.Image, view: dict, lang: str) -> None:
@@ -495,7 +365,7 @@ def _strip(img: Image.Image, view: dict, lang: str) -> None:
         _ranking(img, view, lang)
         return
     cy = STRIP_Y + STRIP_H / 2 + 1
-    word = label("mutations.render.centre", lang)
+    word = t("mutations.render.centre", lang)
     size, word = fit_size(word, 110, 18, True, 12)
     text(img, 18, cy, word, size, True)
     x = 18 + text_width(word, size, True) + 14
@@ -510,7 +380,7 @@ def _strip(img: Image.Image, view: dict, lang: str) -> None:
         x += 25 + text_width(s, 22, True) + 20
     # The dice rolled this turn.
     x += 10
-    word = label("mutations.render.dice", lang)
+    word = t("mutations.render.dice", lang)
     size, word = fit_size(word, 90, 18, True, 12)
     text(img, x, cy, word, size, True)
     x += text_width(word, size, True) + 10
@@ -525,17 +395,17 @@ def _strip(img: Image.Image, view: dict, lang: str) -> None:
         if faces:
             x += 12
     if not any_die:
-        word = label("mutations.render.no_dice", lang)
+        word = t("mutations.render.no_dice", lang)
         size, word = fit_size(word, 200, 16, False, 11)
         text(img, x, cy, word, size, False, LIGHT)
         x += text_width(word, size) + 12
     # Right: main deck, cards out of the game, the box.
     right = WIDTH - 18
     supply = view.get("supply") or {}
-    box = label("mutations.render.box", lang, burrows=supply.get("burrows", 0),
+    box = t("mutations.render.box", lang, burrows=supply.get("burrows", 0),
                 parasites=supply.get("parasites", 0))
-    removed = label("mutations.render.removed", lang, count=view.get("removed", 0))
-    main = label("mutations.render.main", lang, count=view.get("main", 0))
+    removed = t("mutations.render.removed", lang, count=view.get("removed", 0))
+    main = t("mutations.render.main", lang, count=view.get("main", 0))
     room = right - x - 40
     small = max(10, min(14, int(room / max(1.0, text_width(box + removed, 14) / 14 + 30))))
     text(img, right, cy + 10, box, small, False, MUTED, "rm")
@@ -552,27 +422,20 @@ def _identity(img: Image.Image, view: dict, k: int, lang: str, awaiting: set) ->
     x0, _, x1, _ = row_box(k)
     y0, y1 = 0, ROW_H - 1
     if k in awaiting:
-        ImageDraw.Draw(img).rounded_rectangle((x0, y0, x1, y1), radius=10, outline=AWAIT,
-                                              width=5)
+        awaited_frame(img, (x0, y0, x1, y1))
     size, name = fit_size(pl["name"], ID_X1 - (x0 + 42) - 6, 20, True, 12)
     text(img, x0 + 42, y0 + 22, name, size, True)
     y = y0 + 52
     if view.get("first") == k and not view["over"]:
-        d = ImageDraw.Draw(img)
-        word = "★ " + label("mutations.render.first", lang)
-        size, word = fit_size(word, ID_X1 - x0 - 24, 15, True, 10)
-        w = text_width(word, size, True)
-        d.rounded_rectangle((x0 + 10, y - 11, x0 + 20 + w, y + 11), radius=11, fill=AWAIT_SOFT,
-                            outline=AWAIT, width=2)
-        text(img, x0 + 15, y, word, size, True, INK)
+        first_chip(img, x0, y, t("mutations.render.first", lang), ID_X1 - x0 - 24)
     y += 30
     paste(img, card_back(14, 20), x0 + 20, y)
-    deck = label("mutations.render.deck", lang, count=pl.get("deck", 0))
+    deck = t("mutations.render.deck", lang, count=pl.get("deck", 0))
     size, deck = fit_size(deck, ID_X1 - x0 - 44, 17, True, 10)
     text(img, x0 + 36, y, deck, size, True)
     y += 28
     if pl.get("passed") and shown_phase(view) == "development" and not view["over"]:
-        word = label("mutations.render.passed", lang)
+        word = t("mutations.render.passed", lang)
         size, word = fit_size(word, ID_X1 - x0 - 24, 15, False, 10)
         text(img, x0 + 14, y, word, size, False, MUTED)
 
@@ -585,17 +448,17 @@ def _score(img: Image.Image, view: dict, k: int, lang: str, ranks: dict) -> None
     cx = (x0 + x1) / 2
     total = sc.get("total", 0)
     if k in ranks:  # the final score
-        heading = [(label("mutations.render.points", lang), 13, y0 + 16)]
+        heading = [(t("mutations.render.points", lang), 13, y0 + 16)]
     else:  # the animals now on the board count, also those that will starve
-        heading = [(label("mutations.render.points_now", lang), 13, y0 + 12),
-                   (label("mutations.render.points_note", lang), 11, y0 + 27)]
+        heading = [(t("mutations.render.points_now", lang), 13, y0 + 12),
+                   (t("mutations.render.points_note", lang), 11, y0 + 27)]
     for word, size, y in heading:
         size, word = fit_size(word, SCORE_W - 8, size, False, 10)
         text(img, cx, y, word, size, False, MUTED, "mm")
     y = y0 + 50
     if k in ranks:
         rk = ranks[k]
-        word = label("mutations.render.rank", lang, rank=rk)
+        word = t("mutations.render.rank", lang, rank=rk)
         d = ImageDraw.Draw(img)
         w = text_width(word, 16, True)
         d.rounded_rectangle((x0 + 8, y - 12, x0 + 20 + w, y + 12), radius=12,
@@ -604,11 +467,11 @@ def _score(img: Image.Image, view: dict, k: int, lang: str, ranks: dict) -> None
         text(img, x1 - 10, y, str(total), 30, True, INK, "rm")
     else:
         text(img, cx, y, str(total), 32, True, INK, "mm")
-    lines = [label("mutations.render.score_animals", lang, count=sc.get("animals", 0)),
-             label("mutations.render.score_traits", lang, count=sc.get("traits", 0)),
-             label("mutations.render.score_bonus", lang, bonus=sc.get("bonus", 0))]
+    lines = [t("mutations.render.score_animals", lang, count=sc.get("animals", 0)),
+             t("mutations.render.score_traits", lang, count=sc.get("traits", 0)),
+             t("mutations.render.score_bonus", lang, bonus=sc.get("bonus", 0))]
     if k in ranks:
-        lines.append(label("mutations.render.lost", lang, count=pl.get("lost", 0)))
+        lines.append(t("mutations.render.lost", lang, count=pl.get("lost", 0)))
     y = y0 + 82
     for line in lines:
         size, line = fit_size(line, SCORE_W - 10, 14, False, 9)
@@ -694,7 +557,7 @@ def _row(img: Image.Image, view: dict, k: int, lang: str, focus: dict) -> None:
     y0 = 0
     row = pl.get("species") or ()
     if not row:
-        word = label("mutations.render.no_species", lang)
+        word = t("mutations.render.no_species", lang)
         text(img, SP_X0 + 10, y0 + ROW_H / 2, word, 16, False, LIGHT)
         return
     for (x, w), sp in zip(species_slots(len(row)), row, strict=True):
@@ -714,24 +577,21 @@ def _row_key(view: dict, k: int, awaiting: set, ranks: dict, focus: dict) -> tup
 
 
 ROW_CACHE_SIZE = 256
-_rows: dict[tuple, Image.Image] = {}
+_rows = RowCache(ROW_CACHE_SIZE)
 
 
 def row_sprite(view: dict, k: int, lang: str, awaiting: set, ranks: dict,
                focus: dict) -> Image.Image:
     """Seat ``k``'s row drawn (``WIDTH`` x ``ROW_H``), kept by what it shows (``_row_key``):
     between two pictures of a game most rows have not changed."""
-    key = (_row_key(view, k, awaiting, ranks, focus), lang)
-    img = _rows.get(key)
-    if img is None:
+    def draw() -> Image.Image:
         img = empty_row(k, lang).copy()
         _identity(img, view, k, lang, awaiting)
         _row(img, view, k, lang, focus)
         _score(img, view, k, lang, ranks)
-        if len(_rows) >= ROW_CACHE_SIZE:
-            _rows.pop(next(iter(_rows)))
-        _rows[key] = img
-    return img
+        return img
+
+    return _rows.get((_row_key(view, k, awaiting, ranks, focus), lang), draw)
 
 
 def clear_row_cache() -> None:
@@ -756,8 +616,7 @@ def draw_mutations(view: dict, lang: str = "en") -> Image.Image:
 
 # --- encoding ------------------------------------------------------------------------------------
 
-FLAT = [BG, INK, MUTED, LIGHT, WHITE, BLACK, CARD_BG, CARD_LINE, CAPTION_BG, CAPTION_HI, AWAIT,
-        AWAIT_SOFT, FOOD_RED, FOOD_BLUE, BURROW, PARASITE, FED, FED_SOFT, TRAIT_BG, TRAIT_LINE,
+FLAT = [*SHARED_FLAT, FOOD_RED, FOOD_BLUE, BURROW, PARASITE, FED, FED_SOFT, TRAIT_BG, TRAIT_LINE,
         DARK_BG, TARGET, HOLLOW, DIE_WHITE, ZEBRA, (27, 94, 32), (27, 60, 30), (120, 144, 156),
         (69, 90, 100), *PLAYER_RGB]
 
@@ -787,12 +646,7 @@ def board_palette() -> Image.Image:
                (FED_SOFT, (INK, MUTED, FED, TARGET)), (CAPTION_BG, (WHITE, CAPTION_HI)),
                (AWAIT_SOFT, (INK,)), (AWAIT, (INK,)), (ZEBRA, (INK,)), (TRAIT_BG, (INK,)),
                (DARK_BG, (WHITE, CAPTION_HI)))
-    y = 100
-    for ground, inks in grounds:
-        d.rectangle((1100, y, 1400, y + 10), fill=ground)
-        for k, ink in enumerate(inks):
-            text(sheet, 1104 + k * 40, y + 5, "Ag8", 11, k % 2 == 0, ink)
-        y += 11
+    ink_swatches(sheet, grounds, 1100, 1400, 100, 10, 11, 40)
     return build_palette(FLAT, sheet)
 
 
@@ -811,19 +665,5 @@ def render_mutations(view: dict, lang: str = "en") -> bytes:
 
 def bench_render(view: dict, repeats: int = 40, lang: str = "en") -> dict:
     """Median ms of draw+encode (``render_mutations``) and of ``encode_png`` alone on the
-    same finished image, and their ratio."""
-    image = draw_mutations(view, lang)
-    for _ in range(3):                                   # warm-up: caches, palette
-        render_mutations(view, lang)
-        encode_png(image)
-    render, encode = [], []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        render_mutations(view, lang)
-        t1 = time.perf_counter()
-        encode_png(image)
-        t2 = time.perf_counter()
-        render.append((t1 - t0) * 1000)
-        encode.append((t2 - t1) * 1000)
-    r, e = statistics.median(render), statistics.median(encode)
-    return {"render_ms": round(r, 3), "encode_ms": round(e, 3), "ratio": round(r / e, 3)}
+    same finished image, and their ratio (``images.common.measure``)."""
+    return measure(lambda: draw_mutations(view, lang), encode_png, repeats)

@@ -20,7 +20,9 @@ from engine.climate import CLIMATE
 from engine.climate.data import EVENTS, ZONES, event_info
 from engine.mutations import MUTATIONS
 from images import climate as C
+from images import common
 from images import mutations as M
+from messages import t as msg
 
 NAMES = ["Ann", "Bob", "Cyd", "Dee"]
 
@@ -62,11 +64,11 @@ def climate_game():
 def drawn(monkeypatch, module, view: dict, lang: str = "en") -> set[str]:
     """Every string ``module``'s table picture draws for ``view`` (caches cleared)."""
     seen: set[str] = set()
-    real = module.text
+    real = common._text_mask
 
-    def spy(img, x, y, s, *args, **kw):
+    def spy(s, *args):
         seen.add(s)
-        return real(img, x, y, s, *args, **kw)
+        return real(s, *args)
 
     def clear():
         if module is C:
@@ -77,18 +79,18 @@ def drawn(monkeypatch, module, view: dict, lang: str = "en") -> set[str]:
                 cached.cache_clear()
             M.clear_row_cache()
 
-    monkeypatch.setattr(module, "text", spy)
+    monkeypatch.setattr(common, "_text_mask", spy)
     clear()
     try:
         (C.draw_climate if module is C else M.draw_mutations)(view, lang)
     finally:
-        monkeypatch.setattr(module, "text", real)
+        monkeypatch.setattr(common, "_text_mask", real)
         clear()
     return seen
 
 
 def waiting_lines(module, seen: set[str], lang: str = "en") -> list[str]:
-    prefix = module.label(f"{'climate' if module is C else 'mutations'}.render.awaiting", lang,
+    prefix = msg(f"{'climate' if module is C else 'mutations'}.render.awaiting", lang,
                           players="").strip()
     return [s for s in seen if s.startswith(prefix)]
 
@@ -105,8 +107,8 @@ def test_mutations_frames_name_the_phase_they_depict(mutations_game, monkeypatch
     frames, _, _ = mutations_game
     for phase, v in first_turn(frames):
         seen = drawn(monkeypatch, M, v)
-        caption = M.label("mutations.render.caption", turn=1,
-                          phase=M.label(f"mutations.phase.{phase}"))
+        caption = msg("mutations.render.caption", turn=1,
+                          phase=msg(f"mutations.phase.{phase}"))
         assert caption in seen, (phase, sorted(seen))  # the Climate frame said "Development"
 
 
@@ -115,7 +117,7 @@ def test_mutations_frames_await_nobody(mutations_game, monkeypatch):
     for phase, v in first_turn(frames):
         seen = drawn(monkeypatch, M, v)
         assert not waiting_lines(M, seen), (phase, waiting_lines(M, seen))
-        assert M.label("mutations.render.phase_over") in seen
+        assert msg("mutations.render.phase_over") in seen
 
 
 def test_mutations_live_positions_still_name_who_is_awaited(mutations_game, monkeypatch):
@@ -125,8 +127,8 @@ def test_mutations_live_positions_still_name_who_is_awaited(mutations_game, monk
     v = next(v for v in live if v["phase"] == "feeding" and not v["pending"])
     seen = drawn(monkeypatch, M, v)
     who = v["players"][v["awaiting"][0]]["name"]
-    assert M.label("mutations.render.awaiting", players=who) in seen
-    assert M.label("mutations.render.phase_over") not in seen
+    assert msg("mutations.render.awaiting", players=who) in seen
+    assert msg("mutations.render.phase_over") not in seen
 
 
 def test_mutations_phase_end_is_told_by_every_frame(mutations_game):
@@ -138,15 +140,15 @@ def test_mutations_phase_end_is_told_by_every_frame(mutations_game):
 
 def test_mutations_mid_game_points_say_unfed_animals_count(mutations_game, monkeypatch):
     frames, live, _ = mutations_game
-    now, note = M.label("mutations.render.points_now"), M.label("mutations.render.points_note")
+    now, note = msg("mutations.render.points_now"), msg("mutations.render.points_note")
     for v in (frames[0][1], live[3]):
         seen = drawn(monkeypatch, M, v)
         assert now in seen and note in seen
     final = drawn(monkeypatch, M, live[-1])
-    assert live[-1]["over"] and note not in final and M.label("mutations.render.points") in final
+    assert live[-1]["over"] and note not in final and msg("mutations.render.points") in final
     for lang in ("it", "fr"):
         seen = drawn(monkeypatch, M, live[3], lang)
-        assert M.label("mutations.render.points_note", lang) in seen
+        assert msg("mutations.render.points_note", lang) in seen
 
 
 # --- Climate --------------------------------------------------------------------------------
@@ -157,10 +159,10 @@ def test_climate_frames_name_their_phase_and_await_nobody(climate_game, monkeypa
     assert [phase for phase, _ in first_round] == ["play", "environment", "feeding"]
     for phase, v in first_round:
         seen = drawn(monkeypatch, C, v)
-        caption = C.label("climate.render.caption", round=1, phase=C.phase_name(phase))
+        caption = msg("climate.render.caption", round=1, phase=C.phase_name(phase))
         assert caption in seen, (phase, sorted(seen))
         assert not waiting_lines(C, seen), (phase, waiting_lines(C, seen))
-        assert C.label("climate.render.phase_over") in seen
+        assert msg("climate.render.phase_over") in seen
 
 
 def test_climate_live_positions_still_name_who_is_awaited(climate_game, monkeypatch):
@@ -169,7 +171,7 @@ def test_climate_live_positions_still_name_who_is_awaited(climate_game, monkeypa
         assert C.phase_ended(v) is None
     v = next(v for v in live if v["phase"] == "feeding")
     seen = drawn(monkeypatch, C, v)
-    assert C.label("climate.render.awaiting", players=v["players"][v["awaiting"][0]]["name"]) \
+    assert msg("climate.render.awaiting", players=v["players"][v["awaiting"][0]]["name"]) \
         in seen
 
 
@@ -203,7 +205,7 @@ def test_a_cold_snap_or_heat_wave_frame_names_the_zone_that_applies(
     base = next(v for phase, v in frames if phase == "environment")
     v = _fired(base, kind, index)
     seen = drawn(monkeypatch, C, v)
-    note = C.label("climate.render.fired_effects", event=C.event_name(kind),
+    note = msg("climate.render.fired_effects", event=C.event_name(kind),
                    zone=C.zone_name(ZONES[effects]))
     assert note in seen
     # the zone is marked on the band too; the other zones (but the marker's) are untouched
@@ -214,7 +216,7 @@ def test_a_cold_snap_or_heat_wave_frame_names_the_zone_that_applies(
         same = a.crop(C.zone_box(z)).tobytes() == b.crop(C.zone_box(z)).tobytes()
         assert same == (z != effects), z
     for lang in ("it", "fr"):
-        note = C.label("climate.render.fired_effects", lang, event=C.event_name(kind, lang),
+        note = msg("climate.render.fired_effects", lang, event=C.event_name(kind, lang),
                        zone=C.zone_name(ZONES[effects], lang))
         assert note in drawn(monkeypatch, C, v, lang)
 
@@ -236,13 +238,13 @@ def test_the_zone_shown_is_the_one_the_engine_applies():
 
 def test_climate_mid_game_points_say_the_bag_is_not_counted(climate_game, monkeypatch):
     frames, live, _ = climate_game
-    note = C.label("climate.render.points_note")
+    note = msg("climate.render.points_note")
     for v in (frames[0][1], live[5]):
         assert note in drawn(monkeypatch, C, v)
     final = drawn(monkeypatch, C, live[-1])
     assert live[-1]["over"] and note not in final
     for lang in ("it", "fr"):
-        assert C.label("climate.render.points_note", lang) in drawn(monkeypatch, C, live[5],
+        assert msg("climate.render.points_note", lang) in drawn(monkeypatch, C, live[5],
                                                                     lang)
 
 

@@ -19,7 +19,9 @@ from engine import Seat
 from engine.climate import CLIMATE
 from engine.climate.data import CARDS, TRAIT_OF, TRAITS, card_info
 from images import climate as R
+from images import common
 from images.climate import draw_climate, draw_hand, encode_png, render_climate, render_hand
+from messages import t as msg
 
 NAMES = ["Ann", "Bob", "Cyrille-Amélie", "Dédé", "Françoise", "Gianluca"]
 
@@ -81,20 +83,20 @@ def decode(png: bytes) -> Image.Image:
 
 
 def drawn_strings(monkeypatch, draw, view: dict, lang: str = "en") -> set[str]:
-    """Every string a picture draws (the module's ``text`` helper, caches cleared)."""
+    """Every string a picture draws (``images.common.text``, caches cleared)."""
     seen: set[str] = set()
-    real = R.text
+    real = common._text_mask
 
-    def spy(img, x, y, s, *args, **kw):
+    def spy(s, *args):
         seen.add(s)
-        return real(img, x, y, s, *args, **kw)
+        return real(s, *args)
 
-    monkeypatch.setattr(R, "text", spy)
+    monkeypatch.setattr(common, "_text_mask", spy)
     R.clear_caches()
     try:
         draw(view, lang)
     finally:
-        monkeypatch.setattr(R, "text", real)
+        monkeypatch.setattr(common, "_text_mask", real)
         R.clear_caches()
     return seen
 
@@ -177,7 +179,7 @@ def test_names_species_and_traits_are_drawn(games, monkeypatch):
         assert shown(R.zone_name(z), seen)
     assert R.phase_name("feeding") in " ".join(seen)
     assert str(v["watering_hole"]) in seen
-    assert R.label("climate.render.deck", count=v["deck"]) in seen
+    assert msg("climate.render.deck", count=v["deck"]) in seen
     for d in ("cold", "hot"):
         up = v["events"][d]["up"]
         if up:
@@ -195,7 +197,7 @@ def test_awaited_players_are_named_and_framed(games, monkeypatch):
     assert 0 < len(v["awaiting"]) < 4
     seen = drawn_strings(monkeypatch, draw_climate, v)
     names = ", ".join(v["players"][p]["name"] for p in v["awaiting"])
-    assert shown(R.label("climate.render.awaiting", players=names), seen)
+    assert shown(msg("climate.render.awaiting", players=names), seen)
     a = draw_climate(v)
     waiting = v["awaiting"][0]
     b = draw_climate(dict(v, awaiting=[p for p in v["awaiting"] if p != waiting]))
@@ -286,8 +288,8 @@ def test_bag_only_for_its_owner_and_at_the_end(games, monkeypatch):
     own = CLIMATE.view(st, 2)
     bag = own["players"][2]["bag"]
     seen = drawn_strings(monkeypatch, draw_climate, own)
-    assert R.label("climate.render.bag", count=bag) in seen
-    assert not any(s.startswith(R.label("climate.render.bag", count="")) for s in
+    assert msg("climate.render.bag", count=bag) in seen
+    assert not any(s.startswith(msg("climate.render.bag", count="")) for s in
                    drawn_strings(monkeypatch, draw_climate, v))
 
 
@@ -298,17 +300,17 @@ def test_end_scoreboard(games, monkeypatch, players):
     v = CLIMATE.view(games[players]["final"], None)
     assert v["over"] and v["result"]
     seen = drawn_strings(monkeypatch, draw_climate, v)
-    assert R.label("climate.render.ranking") in seen
-    assert any(s.startswith(R.label("climate.render.game_over")) for s in seen)
+    assert msg("climate.render.ranking") in seen
+    assert any(s.startswith(msg("climate.render.game_over")) for s in seen)
     for row in v["result"]:
-        assert R.label("climate.render.rank", rank=row["rank"]) in seen
+        assert msg("climate.render.rank", rank=row["rank"]) in seen
         assert str(row["score"]) in seen
-        assert shown(R.label("climate.render.score_food", count=row["food"]), seen)
+        assert shown(msg("climate.render.score_food", count=row["food"]), seen)
     best = [row["player"] for row in v["result"] if row["rank"] == 1]
-    assert shown(R.label("climate.render.winner",
+    assert shown(msg("climate.render.winner",
                          players=", ".join(v["players"][p]["name"] for p in best)), seen)
     for pl in v["players"]:
-        assert R.label("climate.render.bag", count=pl["bag"]) in seen   # every bag, at the end
+        assert msg("climate.render.bag", count=pl["bag"]) in seen   # every bag, at the end
     still = dict(v, over=False, result=None)
     a, b = draw_climate(v), draw_climate(still)
     box = R.score_box(0)
@@ -327,15 +329,15 @@ def test_hand_image_for_a_viewer(games, monkeypatch):
     seen = drawn_strings(monkeypatch, draw_hand, v)
     for c in v["players"][p]["cards"]:
         assert trait_drawn(c["trait"], seen), c["trait"]
-    assert shown(R.label("climate.render.hand_title", player=v["players"][p]["name"],
+    assert shown(msg("climate.render.hand_title", player=v["players"][p]["name"],
                          count=len(v["players"][p]["cards"])), seen)
     # The player's face-down traits of this round, with the species they lie on.
     downs = [(sp["id"], t) for sp in v["players"][p]["species"] for t in sp["traits"]
              if t["down"]]
     assert downs
-    assert R.label("climate.render.your_down") in seen
+    assert msg("climate.render.your_down") in seen
     for sid, t in downs:
-        assert R.label("climate.render.on_species", species=sid) in seen
+        assert msg("climate.render.on_species", species=sid) in seen
         assert trait_drawn(t["trait"], seen)
     # More cards, a taller image.
     more = copy.deepcopy(v)
@@ -351,8 +353,8 @@ def test_hand_image_shows_cards_put_back_and_held(games, monkeypatch):
     v["players"][0]["returned"] = [card_info("horns-1")]
     v["players"][0]["held"] = [card_info("climbing-2"), card_info("ambush-3")]
     seen = drawn_strings(monkeypatch, draw_hand, v)
-    assert R.label("climate.render.your_returned") in seen
-    assert R.label("climate.render.your_held") in seen
+    assert msg("climate.render.your_returned") in seen
+    assert msg("climate.render.your_held") in seen
     for t in ("horns", "climbing", "ambush"):
         assert trait_drawn(t, seen)
     assert decode(render_hand(v)).size == (R.HAND_W, R.hand_height(v))
@@ -371,8 +373,8 @@ def test_food_card_in_the_hand_image(games, monkeypatch):
     st = games[4]["food"]
     p = next(q for q in range(st.n) if st.food[q] is not None)
     seen = drawn_strings(monkeypatch, draw_hand, CLIMATE.view(st, p))
-    assert R.label("climate.render.your_food") in seen
-    assert R.label("climate.render.food_down") in seen
+    assert msg("climate.render.your_food") in seen
+    assert msg("climate.render.food_down") in seen
     assert trait_drawn(TRAIT_OF[st.food[p]], seen)
 
 
@@ -470,14 +472,35 @@ def test_languages_render(games, monkeypatch):
     assert R.trait_name("heavy_fur", "fr") != R.trait_name("heavy_fur", "en")
 
 
-def test_labels_fall_back_to_english_and_readable_ids(monkeypatch):
+def used_keys(paths, prefix: str) -> set[str]:
+    """The catalogue keys a renderer's source names in full (``"<prefix>.render.deck"``)."""
+    import re
+    from pathlib import Path
+    keys = set()
+    for path in paths:
+        keys |= set(re.findall(rf'"({prefix}\.[a-z_]+(?:\.[a-z_]+)*)"', Path(path).read_text()))
+    return keys
+
+
+def test_every_label_is_in_the_catalogue():
+    """No English fallback in the renderer: every word it names is in en, it and fr."""
+    from pathlib import Path
+
+    from messages import has
+    keys = used_keys(Path(R.__file__).parent.glob("*.py"), "climate")
+    keys |= {f"climate.render.phase.{p}" for p in ("food", "play", "green", "feeding", "over")}
+    assert {k for k in keys if ".render." in k} >= {"climate.render.deck", "climate.render.hand_title"}
+    for lang in ("en", "it", "fr"):
+        assert not [k for k in keys if not has(k, lang)], lang
+
+
+def test_labels_and_names_read_the_catalogue_or_readable_ids(monkeypatch):
     from messages import catalogue
     key = "climate.render.deck"
-    for lang in ("en", "it"):
-        monkeypatch.delitem(catalogue(lang), key, raising=False)
-    assert R.label(key, "it", count=4) == "Draw deck 4"
+    monkeypatch.delitem(catalogue("it"), key, raising=False)   # a language's gap: English
+    assert msg(key, "it", count=4) == catalogue("en")[key].format(count=4)
     monkeypatch.setitem(catalogue("en"), key, "Zq {count}")
-    assert R.label(key, "it", count=4) == "Zq 4"
+    assert msg(key, "it", count=4) == "Zq 4"
     monkeypatch.undo()
     R.clear_caches()
     assert R.trait_name("made_up_trait") == "Made Up Trait"

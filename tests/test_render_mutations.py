@@ -14,9 +14,10 @@ from PIL import Image
 from engine import Seat
 from engine.mutations import MUTATIONS
 from engine.mutations.data import DARK, TRAITS
+from images import common, render
 from images import mutations as R
-from images import render
 from images.mutations import draw_mutations, encode_png, render_mutations
+from messages import t as msg
 
 NAMES = ["Ann", "Bob", "Cyrille-Amélie", "Dédé", "Françoise", "Gianluca", "Hélène", "Ingrid Ø"]
 
@@ -74,20 +75,20 @@ def decode(png: bytes) -> Image.Image:
 
 
 def drawn_strings(monkeypatch, view: dict, lang: str = "en") -> set[str]:
-    """Every string the picture draws (the module's ``text`` helper, caches cleared)."""
+    """Every string the picture draws (``images.common.text``, caches cleared)."""
     seen: set[str] = set()
-    real = R.text
+    real = common._text_mask
 
-    def spy(img, x, y, s, *args, **kw):
+    def spy(s, *args):
         seen.add(s)
-        return real(img, x, y, s, *args, **kw)
+        return real(s, *args)
 
-    monkeypatch.setattr(R, "text", spy)
+    monkeypatch.setattr(common, "_text_mask", spy)
     clear_caches()
     try:
         draw_mutations(view, lang)
     finally:
-        monkeypatch.setattr(R, "text", real)
+        monkeypatch.setattr(common, "_text_mask", real)
         clear_caches()
     return seen
 
@@ -154,12 +155,12 @@ def test_end_scoreboard(games, monkeypatch):
         st, v = games[players]["final"]
         assert v["over"] and v["result"]
         seen = drawn_strings(monkeypatch, v)
-        assert R.label("mutations.render.ranking") in seen
+        assert msg("mutations.render.ranking") in seen
         for row in v["result"]:
-            assert R.label("mutations.render.rank", rank=row["rank"]) in seen
+            assert msg("mutations.render.rank", rank=row["rank"]) in seen
             assert str(row["score"]) in seen
         best = [row["player"] for row in v["result"] if row["rank"] == 1]
-        winner = R.label("mutations.render.winner",
+        winner = msg("mutations.render.winner",
                          players=", ".join(v["players"][p]["name"] for p in best))
         assert any(s == winner or (s.endswith("…") and winner.startswith(s[:-1].rstrip()))
                    for s in seen)
@@ -259,11 +260,28 @@ def test_labels_and_trait_names_fall_back(monkeypatch):
     assert R.trait_name("high_body_weight") == "Zq Heavy"
     monkeypatch.undo()
     R.trait_name.cache_clear()
-    # A label without a key reads its English default, never the raw key.
-    monkeypatch.delitem(catalogue("en"), "mutations.render.main", raising=False)
-    assert R.label("mutations.render.main", count=4) == "Main deck 4"
+    # Labels come from the catalogue alone (no English copy in images/): a language's gap
+    # reads the English sentence.
+    monkeypatch.delitem(catalogue("it"), "mutations.render.main", raising=False)
     monkeypatch.setitem(catalogue("en"), "mutations.render.main", "Zq {count}")
-    assert R.label("mutations.render.main", count=4) == "Zq 4"
+    assert msg("mutations.render.main", "it", count=4) == "Zq 4"
+
+
+def test_every_label_is_in_the_catalogue():
+    """No English fallback in the renderer: every word it names is in en, it and fr."""
+    import re
+    from pathlib import Path
+
+    from messages import has
+    src = Path(R.__file__).read_text()
+    keys = set(re.findall(r'"(mutations\.(?:render|choice)\.[a-z_]+)"', src))
+    keys |= {f"mutations.phase.{p}" for p in ("development", "climate", "feeding", "extinction",
+                                               "over")}
+    keys |= {f"mutations.choice.{c}" for c in ("dark", "graze", "mimicry", "eat", "scavenge",
+                                                "lose")}
+    assert "mutations.render.main" in keys and "mutations.render.points_note" in keys
+    for lang in ("en", "it", "fr"):
+        assert not [k for k in keys if not has(k, lang)], lang
 
 
 def test_other_languages_render(games):

@@ -1,0 +1,265 @@
+"""The Evolution: Climate table as one PNG, and each player's private hand as another.
+
+    png = render_climate(CLIMATE.view(state, None), "en")      # the channel's table
+    png = render_hand(CLIMATE.view(state, seat), "en")         # sent to ``seat`` alone
+
+Only the view is drawn (``engine/climate/view.py``), never the state: what the view hides
+(hands, food cards still face down, the face-down traits of others, the decks' order, others'
+bags, a Quick game's secret play phase) is not in it, so it cannot reach a pixel. Hidden
+things are drawn as counts or card backs; a viewer's own face-down cards (only in their own
+view) are drawn on a card back's ground with their name.
+
+Layout of the table (1280 wide; 2 players = 678 high, 6 players = 1326)::
+
+    +-- caption: round 3 · play cards · last round ............ waiting for Ann, Bob ---------+
+    | [Ice Age][Freezing][Cold][Cool][Temperate][Warm][Tropical][Hot][Scorching]  9 zones:   |
+    |  ❄❄❄❄ 1-6  ❄❄ 1-4 ...       each its loss (icons, body sizes) and its plant leaf;    |
+    |  the marker's zone framed, a volcano badge where an eruption sends it                 |
+    | [event card under its zone: the face-up cold and hot events]                           |
+    | Watering Hole (plants) · food cards per seat (backs / revealed) · ☀ ❄ · Thaw · notes   |
+    |                                             draw deck · set aside · discard · events  |
+    | legend: body size, population, food eaten, fat, face-down card, green frame            |
+    | (1) Ann  | [■3 ●4 #1001] [■1 ●1]  ...  species in row order, traits as chips | points |
+    | ★ first  |  ●●●○ ◍◍       food eaten, fat, Nocturnal used, negated traits    |   14   |
+    | hand 5   |  [Carnivore] [▒▒▒]  face-down cards of others as backs            |        |
+    | ... one row per seat ...                                                               |
+    +---------------------------------------------------------------------------------------+
+
+Mid-game a row's right column holds the public points, headed as such: population and trait
+cards, without the bag (hidden until the end). At the end the strip holds the final ranking
+and each row's right column its rank, score and breakdown (food, population, traits) from
+``view["result"]``. A phase image (the engine's observer, at a phase end: ``phase_ended``)
+says the phase is over instead of naming the last player who acted as awaited; in a Cold
+Snap or Heat Wave round the zone whose effects apply is framed and named (``effects_zone``).
+
+The hand image (960 wide): the viewer's cards (name, plant number on a leaf, suns and
+snowflakes, a green frame for the traits that act before the reveal, a red title for
+Carnivore), then the viewer's food card, the cards they played face down this round, the
+cards they put back for the exchange and, in a Quick game's secret play phase, the cards they
+discarded (``held``: on the discard pile at the reveal).
+
+Speed: the background (caption bar, the nine zone tiles of that board side, the strip's panel,
+the legend) is drawn once per (side, events, language) and kept (``functools.lru_cache``);
+zone tiles, event cards, chips, badges and species cards are cached sprites, every string a
+cached mask (``images.common.text``); the top of the table (caption, climate band, strip)
+and each player row are kept by what they show, so a picture after one move redraws only
+what changed and pastes the rest. ``encode_png`` maps the picture onto one fixed 256-colour
+palette (exact for every flat colour here), ``compress_level=1``: same view, same bytes.
+
+Words come from the message catalogue (``messages.t``, ``messages/*/render_climate.toml``) in
+``lang`` (English where a language lacks a key); a trait, zone or event without a name reads
+as a readable form of its id.
+
+The package, by what it draws: ``style`` (sizes, colours, names, places), ``sprites`` (icons,
+badges, card backs, food and event cards), ``board`` (caption, climate track, strip, legend:
+the table's top), ``species`` (the player rows and their species cards), ``hand`` (the
+private hand image); this module puts them together, and holds the palette and encoding.
+What every game's picture shares is ``images.common``'s (the renderer toolkit).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from images.climate.board import (  # noqa: F401  (the names callers use, as before the split)
+    _tops,
+    background,
+    effects_zone,
+    phase_ended,
+    top_sprite,
+    zone_tile,
+)
+from images.climate.hand import draw_hand, hand_card, hand_height  # noqa: F401
+from images.climate.species import (  # noqa: F401
+    _chip_name,
+    _context,
+    _rows,
+    empty_row,
+    row_sprite,
+    species_card,
+    species_key,
+    trait_chip,
+)
+from images.climate.sprites import (  # noqa: F401
+    _wrap,
+    badge,
+    bag_icon,
+    deck_icon,
+    event_card,
+    food_card,
+    marker_icon,
+    pond,
+    volcano_icon,
+)
+from images.climate.style import (  # noqa: F401
+    BACK_BG,
+    BACK_LINE,
+    BACK_PAT,
+    BAG,
+    BODY_RGB,
+    CARN_BG,
+    CHIP_H,
+    COLD_BG,
+    COLD_LINE,
+    EVENT_H,
+    FAT,
+    FAT_LINE,
+    FED,
+    FOOD,
+    GREEN_FRAME,
+    HAND_W,
+    HOLLOW,
+    HOT_BG,
+    HOT_LINE,
+    LEAF,
+    LEAF_DARK,
+    NEGATED,
+    PLAYER_RGB,
+    POND,
+    POND_LINE,
+    POP_RGB,
+    ROCK,
+    SNOW,
+    SP_PAD,
+    SP_X1,
+    SUN,
+    SUN_LINE,
+    TRAIT_BG,
+    TRAIT_LINE,
+    VOLCANO,
+    WIDTH,
+    ZONE_RGB,
+    ZONE_W,
+    ZONES_N,
+    event_box,
+    event_name,
+    height_for,
+    phase_name,
+    row_box,
+    score_box,
+    species_slots,
+    strip_box,
+    trait_name,
+    trait_short,
+    zone_box,
+    zone_name,
+)
+from images.common import (  # noqa: F401
+    AWAIT,
+    AWAIT_SOFT,
+    BG,
+    CAPTION_BG,
+    CAPTION_HI,
+    CARD_BG,
+    INK,
+    LIGHT,
+    MUTED,
+    SHARED_FLAT,
+    WHITE,
+    ZEBRA,
+    build_palette,
+    disc,
+    encode_with_palette,
+    ink_swatches,
+    measure,
+    paste,
+    seat_disc,
+)
+
+
+def clear_caches() -> None:
+    """Forget every cached sprite, row and top (the output never depends on them)."""
+    for cached in (background, zone_tile, event_card, species_card, trait_chip, food_card,
+                   empty_row, hand_card, seat_disc, trait_name, trait_short, zone_name,
+                   event_name, phase_name, _wrap):
+        cached.cache_clear()
+    _rows.clear()
+    _tops.clear()
+
+
+def draw_climate(view: dict, lang: str = "en") -> Image.Image:
+    """The table of ``view`` (``CLIMATE.view``): an RGB image ``WIDTH`` x ``height_for``."""
+    n = len(view["players"])
+    img = Image.new("RGB", (WIDTH, height_for(n)), BG)
+    img.paste(top_sprite(view, lang), (0, 0))
+    over = bool(view["over"])
+    awaiting = set(view.get("awaiting") or ()) \
+        if not over and phase_ended(view) is None else set()
+    result = {row["player"]: row for row in (view.get("result") or ())} if over else {}
+    context = _context(view)
+    for k in range(n):
+        img.paste(row_sprite(view, k, lang, awaiting, result, context), (0, row_box(k)[1]))
+    return img
+
+
+def render_climate(view: dict, lang: str = "en") -> bytes:
+    """The table of ``view`` as PNG bytes, ready to attach to a Discord message."""
+    return encode_png(draw_climate(view, lang))
+
+
+def render_hand(view: dict, lang: str = "en") -> bytes:
+    """The viewer's hand image as PNG bytes, to send to that player alone (ephemeral)."""
+    return encode_png(draw_hand(view, lang))
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+FLAT = [*SHARED_FLAT, ZEBRA, BODY_RGB, POP_RGB, FOOD, FAT, FAT_LINE, HOLLOW, FED, TRAIT_BG,
+        TRAIT_LINE, CARN_BG, GREEN_FRAME, BACK_BG, BACK_PAT, BACK_LINE, POND, POND_LINE, LEAF,
+        LEAF_DARK, SUN, SUN_LINE, SNOW, VOLCANO, ROCK, BAG, COLD_BG, COLD_LINE, HOT_BG, HOT_LINE,
+        NEGATED, *(g for g, _ in ZONE_RGB), *PLAYER_RGB]
+
+
+@lru_cache(maxsize=1)
+def board_palette() -> Image.Image:
+    """The fixed 256-colour palette of every Evolution: Climate picture: its flat colours
+    exactly, then the in-between colours of a sample sheet drawn with the same sprites."""
+    from engine.climate.data import GREEN, TRAITS, ZONES
+
+    sheet = Image.new("RGB", (1400, 420), BG)
+    d = ImageDraw.Draw(sheet)
+    d.rectangle((0, 0, 1400, 120), fill=CARD_BG)
+    for i, tr in enumerate(TRAITS):
+        style = ("up", "own", "back")[i % 3] if i % 4 else "up"
+        sheet.paste(trait_chip(tr, 150, CHIP_H, style, tr in GREEN, i == 5, "en"),
+                    (4 + (i % 8) * 160, 4 + (i // 8) * 24))
+    for i, z in enumerate(ZONES[:ZONES_N]):
+        sheet.paste(zone_tile(z, i, i - 4, ("cold" if i < 4 else "heat", 1 + i % 4, (1, 4)),
+                              i == 4, "en"), (4 + i * 140, 124))
+    for i, (ev, deck) in enumerate((("cold_snap", "cold"), ("volcanic_eruption", "hot"))):
+        sheet.paste(event_card(ev, deck, "cold" if i else None, ZONE_W, EVENT_H, "en"),
+                    (4 + i * 140, 230))
+    for i, tr in enumerate(("carnivore", "fat_tissue", "horns")):
+        sheet.paste(hand_card(tr, i - 1, i, 2 - i, tr in GREEN, "en"), (300 + i * 180, 230))
+    for p in range(len(PLAYER_RGB)):
+        paste(sheet, seat_disc(p, 14), 20 + p * 40, 300)
+    for i, key in enumerate(((3, 1, 1), None)):
+        sprite = food_card(key, i, i == 1, False)
+        sheet.paste(sprite, (20 + i * 50, 320), sprite)
+    for i, sprite in enumerate((pond(120, 58), bag_icon(18), volcano_icon(24), marker_icon(22),
+                                badge(3, 26, "body"), badge(4, 26, "pop"), disc(FOOD, 5),
+                                disc(FAT, 5, FAT_LINE), deck_icon(16, 22))):
+        paste(sheet, sprite, 200 + i * 70, 380)
+    grounds = ((CARD_BG, (INK, MUTED, LIGHT, FED, NEGATED, VOLCANO)), (BG, (INK, MUTED, LIGHT)),
+               (CAPTION_BG, (WHITE, CAPTION_HI)), (AWAIT_SOFT, (INK,)), (AWAIT, (INK,)),
+               (ZEBRA, (INK,)), (TRAIT_BG, (INK,)), (CARN_BG, (WHITE,)), (BACK_BG, (WHITE,)),
+               (POND, (WHITE,)), (COLD_BG, (INK,)), (HOT_BG, (INK,)),
+               *((g, (ink,)) for g, ink in ZONE_RGB))
+    ink_swatches(sheet, grounds, 1100, 1400, 120, 10, 11, 40)
+    return build_palette(FLAT, sheet)
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """The PNG bytes of an Evolution: Climate picture: mapped onto ``board_palette`` (nearest
+    colour, no dithering), ``compress_level=1``, no metadata: same image, same bytes."""
+    return encode_with_palette(image, board_palette())
+
+
+# --- benchmark ---------------------------------------------------------------------------------
+
+def bench_render(view: dict, repeats: int = 40, lang: str = "en") -> dict:
+    """Median ms of draw+encode (``render_climate``) and of ``encode_png`` alone on the same
+    finished image, and their ratio (``images.common.measure``)."""
+    return measure(lambda: draw_climate(view, lang), encode_png, repeats)
