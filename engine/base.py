@@ -108,6 +108,19 @@ class GameRulesBase:
 
     _ai: Any = None  # the game's AI module, once imported
 
+    # The hot read-only calls go straight to the rules module (no wrapper frame: simulations
+    # and the AI call them for every action), unless the subclass defines its own.
+    _DIRECT = ("to_act", "legal_actions")
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        module = cls.__dict__.get("rules")
+        if module is None:
+            return
+        for name in cls._DIRECT:
+            if getattr(cls, name) is getattr(GameRulesBase, name):
+                setattr(cls, name, staticmethod(getattr(module, name)))
+
     # --- setup and turns ----------------------------------------------------------------------
 
     def new_game(self, seats: list[Seat], seed: int, options: dict | None = None) -> Any:
