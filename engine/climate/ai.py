@@ -269,13 +269,18 @@ def food_outlook(view: dict, me: int, extra: int = 0) -> tuple[float, float]:
                 bank += (1 if "long_neck" in tr else 0) + (1 if "migratory" in tr else 0)
         rates.append(r)
         demand.append(d + (extra if p == me else 0))
+    return share_plants(float(wh), rates, demand)[me] + bank, demand[me]
+
+
+def share_plants(plants: float, rates: list[float], demand: list[float]) -> list[float]:
+    """The plants each player gets when everyone takes them at their own rate (a round-robin
+    at the Watering Hole, smoothed): shares in proportion to the rates, a player's surplus
+    going back to those still hungry."""
     alloc = [0.0] * len(rates)
     active = [q for q in range(len(rates)) if rates[q] > 0 and demand[q] > 0]
-    plants = float(wh)
     while plants > 1e-9 and active:
         tot = sum(rates[q] for q in active)
-        nxt = []
-        give = plants
+        give, nxt = plants, []
         for q in active:
             g = give * rates[q] / tot
             if alloc[q] + g >= demand[q]:
@@ -288,7 +293,7 @@ def food_outlook(view: dict, me: int, extra: int = 0) -> tuple[float, float]:
         if len(nxt) == len(active):
             break
         active = nxt
-    return alloc[me] + bank, demand[me]
+    return alloc
 
 
 class FastPolicy:
@@ -1048,24 +1053,7 @@ class StrongPolicy(FastPolicy):
             others = self.others_rates(orows)
         rates = [self._rate(my), *others[0]]
         demand = [pop, *others[1]]
-        alloc = [0.0] * n
-        active = [q for q in range(n) if demand[q] > 0 and rates[q] > 0]
-        while plants > 1e-9 and active:
-            tot = sum(rates[q] for q in active)
-            give, nxt = plants, []
-            for q in active:
-                g = give * rates[q] / tot
-                if alloc[q] + g >= demand[q]:
-                    plants -= demand[q] - alloc[q]
-                    alloc[q] = demand[q]
-                else:
-                    alloc[q] += g
-                    plants -= g
-                    nxt.append(q)
-            if len(nxt) == len(active):
-                break
-            active = nxt
-        cap = alloc[0] + bank
+        cap = share_plants(plants, rates, demand)[0] + bank
         return v + left * min(pop, cap) + min(pop, cap + hib) + left * self.card_deal * alive
 
     def others_rates(self, orows: list) -> tuple[list, list]:
