@@ -5,7 +5,10 @@
 * ``host.handler_p50_ms`` / ``host.handler_p99_ms``: from a slash command or button reaching
   the cog to its reply being handed to discord.py (SimCord fakes Discord: no network), for a
   mix of EVO actions, with 200 live games in the store. The table message (board images) is
-  posted afterwards in a background task and is not part of the reply.
+  posted afterwards in a background task and is not part of the reply. The run waits for
+  conditions (the setup's 200 posts made, each table's writes made on the virtual clock),
+  never for a fixed time: a failure prints ``bench failed: <sentence>`` and exits with
+  status 1, the bot closed, and a run that makes no progress for STALL_S seconds is stopped.
 * ``host.start_ms``: opening a database of 10,000 games (200 of them live) and loading the
   live ones into a ready host (median of 5).
 * ``host.start_ms_100k_live`` / ``host.start_mb_100k_live``: opening a database of 100,000
@@ -20,10 +23,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import faulthandler
 import json
+import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -41,65 +48,206 @@ def _config(tmp: Path) -> dict:
     return make_config(tmp, nudge_delay=1e9)
 
 
-async def handler_latency(samples: int = 200) -> list[float]:
+class BenchFailed(Exception):
+    """A figure could not be measured; the message is the one sentence to print."""
+
+
+STALL_S = 300.0  # wall seconds without progress (a sample, a table post) before a hard stop
+
+
+def _watchdog() -> None:
+    """(Re-)arm the hard stop: if the run makes no progress for STALL_S seconds, a sentence
+    and the stacks are printed and the process exits with status 1, whatever the event loop
+    is doing (a thread of ours; faulthandler's own, a minute later, should even that one
+    never get the GIL)."""
+    global _stop_at
+    _stop_at = time.monotonic() + STALL_S
+    faulthandler.dump_traceback_later(STALL_S + 60, exit=True)
+    if not _stopper.is_alive():
+        with contextlib.suppress(RuntimeError):  # started by another thread meanwhile
+            _stopper.start()
+
+
+def _unwatch() -> None:
+    global _stop_at
+    _stop_at = None
+    faulthandler.cancel_dump_traceback_later()
+
+
+def _stop_when_stalled() -> None:
+    while True:
+        time.sleep(1.0)
+        at = _stop_at
+        if at is not None and time.monotonic() > at:
+            print(f"bench failed: no progress for {STALL_S:.0f} s (stacks below); stopped",
+                  file=sys.stderr, flush=True)
+            faulthandler.dump_traceback(all_threads=True)
+            os._exit(1)
+
+
+_stop_at: float | None = None
+_stopper = threading.Thread(target=_stop_when_stalled, name="bench-watchdog", daemon=True)
+
+
+def _pending(bot) -> int:
+    """Tables of the bot with a write still to make."""
+    return sum(1 for tb in bot.listener.tables.values() if tb.dirty or tb.retired)
+
+
+async def _posted(env, bot, what: str) -> None:
+    """Wait until the table writer has made every write that host calls made outside
+    SimCord's bot work (the setup opens games through the host, not by interactions): their
+    boards are drawn in worker threads that SimCord neither waits for nor virtualizes, so
+    this waits in real time, for as long as the writes keep going out, and fails when none
+    has been made for STALL_S seconds."""
+    loop = asyncio.get_running_loop()
+    left, since = _pending(bot), loop.time()
+    while not bot.listener.idle():
+        await asyncio.sleep(0.05)
+        await env.settle()
+        now_left = _pending(bot)
+        if now_left < left:
+            left, since = now_left, loop.time()
+            _watchdog()
+        elif loop.time() - since > STALL_S:
+            raise BenchFailed(f"the table writer made no write for {STALL_S:.0f} s while "
+                              f"{what} ({left} tables waiting)")
+
+
+async def _flushed(env, bot, what: str) -> None:
+    """The table's pending writes made on SimCord's virtual clock (the tests' flush), as a
+    bench failure when they are not."""
+    from tests.conftest import flush
+
+    try:
+        await flush(env)
+    except AssertionError:
+        raise BenchFailed(f"the table writer never became idle {what} "
+                          f"({_pending(bot)} tables waiting)") from None
+
+
+def _said(result) -> str:
+    """What an interaction's user was told (its first answer and followups)."""
+    parts = [result.response.content or ""] if result.response is not None else []
+    return " ".join(parts + [f.content or "" for f in result.followups])
+
+
+async def _close(env, bot, ok: bool) -> None:
+    """Stop the bot's services without waiting for virtual time nobody will advance: after a
+    good run the pending table writes are made first; after a failure they are dropped."""
+    try:
+        await bot.host.close()
+        if ok:
+            await _flushed(env, bot, "at the end of the run")
+    finally:
+        for task in list(bot.listener._tasks):
+            task.cancel()
+        await bot.stop_services()
+
+
+async def handler_latency(samples: int = 200, channels_used: int = 16) -> list[float]:
+    """The reply time of ``samples`` EVO actions played by three people in turn in
+    ``channels_used`` of the LIVE channels. Everything between two actions (AI-free card
+    windows, table writes, reminders: none) runs on SimCord's virtual time; a failure is a
+    BenchFailed and the bot is closed; a run that stops making progress is stopped hard
+    (``_watchdog``)."""
+    _watchdog()
+    try:
+        return await _handler_latency(samples, channels_used)
+    finally:
+        _unwatch()
+
+
+async def _handler_latency(samples: int, channels_used: int) -> list[float]:
     import simcord
 
     from cogs.bot import DarwinBot
     from engine.evo.ai import choose_action
+    from tests.conftest import virtual_pacing
     from tests.test_discord import next_asked, perform
 
     timings: list[float] = []
     tmp = Path(tempfile.mkdtemp())
     bot = DarwinBot(_config(tmp))
-    async with simcord.run(bot) as env:
-        from tests.conftest import virtual_pacing
+    # a single settle (a board drawn in a thread, a group commit) may take long on a loaded
+    # machine: SimCord's 5 s would end the run for that alone
+    async with simcord.run(bot, settle_timeout=STALL_S) as env:
+        ok = False
+        try:
+            virtual_pacing(env)
+            # discord.py loads extensions as fresh modules: time the live cog instance
+            cog = bot.get_cog("Evo")
+            original_do, original_press = cog._do, cog.press
 
-        virtual_pacing(env)
-        # discord.py loads extensions as fresh modules: time the live cog instance
-        cog = bot.get_cog("Evo")
-        original_do, original_press = cog._do, cog.press
+            async def timed_do(interaction, action):
+                t0 = time.perf_counter()
+                await original_do(interaction, action)
+                timings.append((time.perf_counter() - t0) * 1000)
 
-        async def timed_do(interaction, action):
-            t0 = time.perf_counter()
-            await original_do(interaction, action)
-            timings.append((time.perf_counter() - t0) * 1000)
+            async def timed_press(interaction, game_id, seq, action, seat=None):
+                t0 = time.perf_counter()
+                await original_press(interaction, game_id, seq, action, seat)
+                timings.append((time.perf_counter() - t0) * 1000)
 
-        async def timed_press(interaction, game_id, seq, action, seat=None):
-            t0 = time.perf_counter()
-            await original_press(interaction, game_id, seq, action, seat)
-            timings.append((time.perf_counter() - t0) * 1000)
+            cog._do, cog.press = timed_do, timed_press
+            guild = env.create_guild()
+            users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+            channels = [guild.create_text_channel(f"t{i}") for i in range(LIVE)]
+            host = bot.host
+            seeds = iter(range(10**6))
 
-        cog._do, cog.press = timed_do, timed_press
-        guild = env.create_guild()
-        users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
-        channels = [guild.create_text_channel(f"t{i}") for i in range(LIVE)]
-        host = bot.host
-        for i, ch in enumerate(channels):
-            await host.open_lobby(guild.id, ch.id, "evo", users[0].id, "ann")
-            await host.join(ch.id, users[1].id, "bob")
-            await host.join(ch.id, users[2].id, "cy")
-            await host.start_game(ch.id, users[0].id, False, seed=i)
-        await env.settle()
-        if VERBOSE:
-            print("setup done", flush=True)
-        timings.clear()
-        k = 0
-        while len(timings) < samples:
-            ch = channels[k % 16]
-            k += 1
-            game = host.game_in(ch.id)
-            if game is None:
-                continue
-            seat = await next_asked(env, game)  # a card window the bot passes for: it does
-            if seat is None:
-                continue
-            user = next(u for u in users if game.seat_of(u.id) == seat)
-            action = choose_action(game.rules, game.state, seat, "fast")
-            t0 = time.perf_counter()
-            await perform(env, ch, user, game, seat, action, k)
+            async def open_game(ch) -> None:
+                await host.open_lobby(guild.id, ch.id, "evo", users[0].id, "ann")
+                await host.join(ch.id, users[1].id, "bob")
+                await host.join(ch.id, users[2].id, "cy")
+                await host.start_game(ch.id, users[0].id, False, seed=next(seeds))
+
+            for ch in channels:
+                await open_game(ch)
+            await _posted(env, bot, f"posting the first tables of {LIVE} games")
+            armed = sum(1 for g in host.games.values() if g.timers)
+            if armed:  # armed outside bot work, they would fire on the wall clock
+                raise BenchFailed(f"{armed} games armed a timer at their start")
             if VERBOSE:
-                print(f"{action['type']} {time.perf_counter() - t0:.3f}s", flush=True)
-        await bot.stop_services()
+                print("setup done", flush=True)
+            timings.clear()
+            k = idle_turns = 0
+            while len(timings) < samples:
+                ch = channels[k % channels_used]
+                k += 1
+                # what every interaction does first (a game left in the store is loaded)
+                game = await host.ensure_loaded(ch.id)
+                if game is None:  # it ended: another one takes its channel, once the
+                    # channel's pacer has a free slot for its first post (made outside bot
+                    # work, that post could not wait on the virtual clock)
+                    await env.advance_time(bot.listener.pacer.window)
+                    await open_game(ch)
+                    await _posted(env, bot, "posting a new game's table")
+                    game = await host.ensure_loaded(ch.id)
+                seat = await next_asked(env, game)  # a card window the bot passes for: it does
+                if seat is None:
+                    continue
+                await _flushed(env, bot, f"before action {len(timings) + 1}")
+                user = next(u for u in users if game.seat_of(u.id) == seat)
+                action = choose_action(game.rules, game.state, seat, "fast")
+                before, seq, t0 = len(timings), game.seq, time.perf_counter()
+                r = await perform(env, ch, user, game, seat, action, k)
+                if game.seq == seq:  # timed, but no move: the figure would not be one
+                    raise BenchFailed(f"the bot refused the {action['type']} of sample "
+                                      f"{len(timings)}: {_said(r)!r}")
+                if len(timings) > before:
+                    idle_turns = 0
+                    _watchdog()
+                else:
+                    idle_turns += 1
+                    if idle_turns > channels_used:
+                        raise BenchFailed(f"{idle_turns} actions in a row reached no handler "
+                                          f"(the last: {action['type']})")
+                if VERBOSE:
+                    print(f"{action['type']} {time.perf_counter() - t0:.3f}s", flush=True)
+            ok = True
+        finally:
+            await _close(env, bot, ok)
     return timings
 
 
@@ -235,5 +383,21 @@ def run(out) -> None:
         statistics.median(r["player_p99_ms"] for r in runs), "ms")
 
 
+def fail(exc: BaseException) -> None:
+    """A benchmark fails loudly and exits, status 1: the sentence (and the traceback of an
+    unexpected error); threads a failed run may leave (a database connection) cannot keep
+    the process alive."""
+    if not isinstance(exc, BenchFailed):
+        import traceback
+
+        traceback.print_exception(exc)
+    print(f"bench failed: {exc}", file=sys.stderr, flush=True)
+    sys.stdout.flush()
+    os._exit(1)
+
+
 if __name__ == "__main__":
-    run(lambda name, value, unit: print(f"{name} {value:.3f} {unit}", flush=True))
+    try:
+        run(lambda name, value, unit: print(f"{name} {value:.3f} {unit}", flush=True))
+    except Exception as exc:  # noqa: BLE001 - any failure ends the run, loudly
+        fail(exc)

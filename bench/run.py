@@ -299,4 +299,11 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        code = main(sys.argv[1:])
+    except Exception as exc:  # noqa: BLE001 - a benchmark fails loudly and exits, never hangs
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from host_bench import fail
+
+        fail(exc)
+    sys.exit(code)
