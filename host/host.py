@@ -523,6 +523,7 @@ class GameHost:
             raise HostError("storage_failed") from exc
         game = LiveGame(game_id, None if guild_id is None else str(guild_id), channel_id, kind,
                         "lobby", options, lobby)
+        game.used_at = self.clock.now()  # just used: not let go at the next sweep
         self.games[channel_id] = game
         return game
 

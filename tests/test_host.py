@@ -720,3 +720,19 @@ async def test_ai_seats_answer_a_card_window_together(store):
     assert game.awaiting() == [0]  # both AI seats answered at once, the person is asked
     await clock.advance(1.0, host)
     assert game.state.window is None  # and the bot passed for the person, 2 s after it opened
+
+
+async def test_a_new_lobby_is_kept_in_memory_until_it_is_idle(store):
+    """A lobby just opened is used, not idle since the epoch: the sweep keeps it until nobody
+    has used it for IDLE_AFTER seconds."""
+    from host.host import IDLE_AFTER
+
+    clock = FakeClock()
+    host, _ = make_host(store, clock)
+    game = await host.open_lobby("g", "c1", "evo", "u1", "Ann")
+    clock.t += 31
+    host._evict_idle()
+    assert host.game_in("c1") is game
+    clock.t += IDLE_AFTER
+    host._evict_idle()
+    assert host.game_in("c1") is None
