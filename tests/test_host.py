@@ -728,6 +728,7 @@ async def test_a_new_lobby_is_kept_in_memory_until_it_is_idle(store):
     from host.host import IDLE_AFTER
 
     clock = FakeClock()
+    clock.t = 1_700_000_000.0  # an epoch time, as the real clock's
     host, _ = make_host(store, clock)
     game = await host.open_lobby("g", "c1", "evo", "u1", "Ann")
     clock.t += 31
