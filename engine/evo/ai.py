@@ -45,7 +45,7 @@ from __future__ import annotations
 import zlib
 from functools import cache
 
-from engine.ai import choose_with, make_policy
+from engine.ai import Levels, Policy, RandomPolicy
 from engine.core import IllegalAction, Rng
 from engine.evo import cards as C
 from engine.evo import rules as R
@@ -63,7 +63,6 @@ __all__ = [
     "LEVELS",
 ]
 
-LEVELS = ("random", "fast", "strong")
 
 TEMP, COLD, HOT, DEAD = 0, 1, 2, 3
 TAIL, FUR, LEGS, PARASOL, HORNS, MUTANT, EGG = R.TAIL, R.FUR, R.LEGS, R.PARASOL, R.HORNS, R.MUTANT, R.EGG
@@ -1083,22 +1082,6 @@ def fast_decide(s, me: int, prm: Params = DEFAULT, legal: list | None = None) ->
 
 # --- policies --------------------------------------------------------------------------------------
 
-class Policy:
-    """An AI player: ``choose(view, legal, seed)`` returns one of ``legal``."""
-
-    name = "base"
-
-    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
-        raise NotImplementedError
-
-
-class RandomPolicy(Policy):
-    name = "random"
-
-    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
-        return legal[Rng(seed).below(len(legal))]
-
-
 def _fallback(legal: list[dict]) -> dict:
     for kind in ("pass", "end"):
         for a in legal:
@@ -1402,11 +1385,6 @@ def _step(s, p: int, act: dict) -> list[dict] | None:
 POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy}
 
 
-def policy_for(level: str) -> Policy:
-    """The policy for an AI level: "random", "fast" or "strong"."""
-    return make_policy(level, POLICIES)
-
-
 def decision_seed(state, player: int) -> int:
     """A seed for one decision: the game's seed mixed with public facts about the moment.
 
@@ -1422,6 +1400,5 @@ def decision_seed(state, player: int) -> int:
     return Rng(state.seed ^ (zlib.crc32(key.encode()) << 20)).next64()
 
 
-def choose_action(rules, state, player: int, level: str = "fast") -> dict:
-    """The action an AI of ``level`` takes for ``player`` now (it sees only its own view)."""
-    return choose_with(rules, state, player, level, POLICIES, lambda s, p, _view: decision_seed(s, p))
+AI = Levels(POLICIES, lambda s, p, _view: decision_seed(s, p))
+LEVELS, policy_for, choose_action = AI.names, AI.policy_for, AI.choose_action
