@@ -967,20 +967,20 @@ class StrongPolicy(FastPolicy):
             intel = sum(-(-(sp["pop"] - sp["food"]) // 2) for sp in mine["species"]
                         if not sp["carnivore"] and "intelligence" in _traits(sp))
             if len(mine["cards"]) > intel:
-                traits = [(FastPolicy.play(self, view, me, a), i, a)
-                          for i, a in enumerate(legal) if a["type"] == "trait"]
-                if traits:
-                    v, _, a = max(traits, key=lambda t: (t[0], -t[1]))
-                    if v > 0.5:
-                        return a
+                return self._best_fast(view, legal, "trait", above=0.5) or best
             return best
-        swaps = [(FastPolicy.play(self, view, me, a), i, a)
-                 for i, a in enumerate(legal) if a["type"] == "exchange"]
-        if swaps:
-            v, _, a = max(swaps, key=lambda t: (t[0], -t[1]))
-            if v > 0:
-                return a
-        return best
+        return self._best_fast(view, legal, "exchange", above=0.0) or best
+
+    def _best_fast(self, view: dict, legal: list[dict], kind: str, above: float):
+        """The legal action of ``kind`` the fast rules value most (the first of equals), if
+        that value is above ``above``; else None."""
+        me = view["viewer"]
+        scored = [(FastPolicy.play(self, view, me, a), i, a)
+                  for i, a in enumerate(legal) if a["type"] == kind]
+        if not scored:
+            return None
+        v, _, a = max(scored, key=lambda t: (t[0], -t[1]))
+        return a if v > above else None
 
     # --- valuing a position -------------------------------------------------------------
     def rounds_left(self, view: dict) -> int:
