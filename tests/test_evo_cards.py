@@ -1262,18 +1262,24 @@ def test_a_player_with_blocked_births_is_asked_whatever_card_they_hold(cards_):
 
 def redeal_hidden(state, seed: int):
     """The same game with every card nobody else can see redealt among the hands and the deck
-    (hand sizes kept; cards taken back with ENCORE stay where everyone saw them go)."""
+    (hand sizes kept; cards taken back with ENCORE stay where everyone saw them go, and a card
+    already given as a secret answer in the window's round stays with the player who gave it)."""
     other = state.clone()
+    kept = [list(other.locked[q]) for q in range(other.n)]
+    for q, a in enumerate(other.answers):
+        card = a.get("card") if isinstance(a, dict) else None
+        if card is not None and other.hands[q].count(card) > kept[q].count(card):
+            kept[q].append(card)
     pool = list(other.deck)
     for q in range(other.n):
         free = list(other.hands[q])
-        for c in other.locked[q]:
+        for c in kept[q]:
             free.remove(c)
         pool += free
     random.Random(seed).shuffle(pool)
     for q in range(other.n):
-        k = len(other.hands[q]) - len(other.locked[q])
-        other.hands[q], pool = list(other.locked[q]) + pool[:k], pool[k:]
+        k = len(other.hands[q]) - len(kept[q])
+        other.hands[q], pool = kept[q] + pool[:k], pool[k:]
     other.deck = pool
     return other
 
