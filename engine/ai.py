@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable
+from contextlib import contextmanager
 from typing import Any
 
 from engine.core import IllegalAction, Rng
@@ -182,3 +183,20 @@ class Coverage:
         lg = self.legal.get(level, {})
         ch = self.chosen.get(level, {})
         return [(k, ch.get(k, 0), lg.get(k, 0)) for k in self.kinds]
+
+
+# --- the searching levels' time budget ---------------------------------------------------------
+
+SEARCH_SECONDS: float | None = None  # None: each searching policy's own default budget
+
+
+@contextmanager
+def search_budget(seconds: float | None):
+    """Within this block a searching policy (``expert``) thinks for at most ``seconds`` of
+    wall-clock time per decision (the host's ``[games] ai_seconds``); None: its default."""
+    global SEARCH_SECONDS
+    before, SEARCH_SECONDS = SEARCH_SECONDS, seconds
+    try:
+        yield
+    finally:
+        SEARCH_SECONDS = before
