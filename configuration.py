@@ -165,6 +165,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "window_delay": Key(2.0, "a number of seconds from 0 to 60", _number(0, 60)),
         "nudge_delay": Key(20.0, "a number of seconds from 0 to 3600", _number(0, 3600)),
         "ai_level": Key("fast", _quoted(LEVELS), _choice(LEVELS)),
+        "ai_workers": Key(1, "a whole number of processes from 0 to 64 (0: the expert level "
+                             "plays the fast one)", _number(0, 64, whole=True)),
+        "ai_seconds": Key(1.0, "a number of seconds from 0.1 to 30", _number(0.1, 30)),
         "language": Key("en", _quoted(languages()), _choice(languages())),
     },
     "logging": {

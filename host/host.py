@@ -20,9 +20,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engine import CorruptState, IllegalAction, Seat, get_game
-from engine.ai import ai_action
 from engine.core import decision_key, step_key
 from engine.core import undoable as engine_undoable
+from host.ai_pool import AiPool
 from host.checks import CorruptLobby, check_lobby
 from host.errors import HostError
 from host.ratings import match_of
@@ -289,10 +289,13 @@ class GameHost:
     def __init__(self, store, *, clock: Clock | None = None, ai_delay: float = 1.5,
                  default_timer: float = 0, ai_level: str = "fast",
                  listener: Listener | None = None, window_delay: float = 2.0,
-                 shards: Shards | None = None) -> None:
+                 shards: Shards | None = None, ai_pool: AiPool | None = None) -> None:
         """``shards``: the shards this process runs (host/shards.py); only the games of the
-        servers on them are loaded, at start and on use. None: every game (one process)."""
+        servers on them are loaded, at start and on use. None: every game (one process).
+        ``ai_pool``: where AI seats think (host/ai_pool.py); None: threads only, a searching
+        level plays the quick one. The host closes it."""
         self.store = store
+        self.ai = ai_pool if ai_pool is not None else AiPool(workers=0)
         self.shards = shards
         self.replays = ReplayCache()  # finished games' GIFs, drawn once per language
         self.clock = clock or RealClock()
@@ -442,6 +445,7 @@ class GameHost:
         for task in list(self._tasks):
             task.cancel()
         self._tasks.clear()
+        self.ai.close()
 
     # --- server settings ----------------------------------------------------------------------
 
@@ -583,6 +587,21 @@ class GameHost:
         game.used_at = self.clock.now()
         self.games[channel_id] = game
         return game
+
+    async def note_message(self, game: LiveGame, name: str, message_id) -> None:
+        """Keep one of the game's Discord messages (``lobby["messages"][name]``: the lobby's
+        own message, which later changes edit), stored with the lobby under the game's lock.
+        If the store refuses, it is kept in memory only (logged): the message is posted
+        already, and the lobby's next stored change carries it."""
+        async with game.lock:
+            lobby = _edited(game.lobby)
+            lobby["messages"] = {**lobby.get("messages", {}), name: message_id}
+            try:
+                await self._write_lobby(game, lobby)
+            except HostError as exc:
+                log.warning("game %s: its %s message %s was not stored (%s)", game.id, name,
+                            message_id, exc.code)
+                game.lobby = lobby
 
     def _lobby(self, channel_id) -> LiveGame:
         game = self._game(channel_id)
@@ -734,11 +753,28 @@ class GameHost:
         return game, seat
 
     async def act(self, channel_id, user_id, action: dict, *, game_id: int | None = None,
-                  expected_key: int | None = None) -> Outcome:
+                  expected_key: int | None = None, for_seat: int | None = None) -> Outcome:
         """Apply a player's action. Raises HostError or IllegalAction; nothing changes then.
-        ``expected_key``: the position a button was drawn for (``LiveGame.key_for``)."""
+        ``expected_key``: the position a button was drawn for (``LiveGame.key_for``);
+        ``for_seat``: the seat a menu was drawn for (another player's press is refused
+        ``not_your_turn``). Both are checked under the game's lock (:meth:`check_position`)."""
         game, seat = self._playing_seat(channel_id, user_id, game_id)
-        return await self._commit(game, seat, action, expected_key=expected_key)
+        return await self._commit(game, seat, action, expected_key=expected_key,
+                                  for_seat=for_seat)
+
+    @staticmethod
+    def check_position(game: LiveGame, seat: int, expected_key: int | None,
+                       for_seat: int | None = None) -> None:
+        """The one check that a component drawn for a position (``expected_key``, what
+        ``LiveGame.key_for`` gave then) and, for a menu, for a seat, may be used by ``seat``
+        now: HostError ``stale_game`` for a position that is gone, IllegalAction
+        ``not_your_turn`` for another seat's menu. A commit makes it under the game's lock;
+        a press that only offers choices (the action comes from a later press) calls it
+        directly."""
+        if expected_key is not None and game.key_for(seat) != expected_key:
+            raise HostError("stale_game")
+        if for_seat is not None and for_seat != seat:
+            raise IllegalAction("not_your_turn", player=seat, waiting=[for_seat])
 
     async def leave_game(self, channel_id, user_id) -> LiveGame:
         """A player leaves a running game: an AI takes over the seat."""
@@ -761,10 +797,12 @@ class GameHost:
 
     async def _commit(self, game: LiveGame, seat: int, action: dict, *, by_ai: bool = False,
                       timed_out: bool = False, expected_seq: int | None = None,
-                      expected_key: int | None = None, by_bot: bool = False) -> Outcome:
+                      expected_key: int | None = None, by_bot: bool = False,
+                      for_seat: int | None = None) -> Outcome:
         """``expected_seq``: the bot's own steps act only on the exact position they were
         armed for; ``expected_key``: a person's button only on the position it was drawn
-        for, as that person sees it (``LiveGame.key_for``)."""
+        for, as that person sees it (``LiveGame.key_for``), and ``for_seat``'s menu only
+        for that seat (:meth:`check_position`)."""
         rules = game.rules
         async with game.lock:
             if game.dropped:
@@ -773,8 +811,7 @@ class GameHost:
                 raise HostError("not_started")
             if expected_seq is not None and game.seq != expected_seq:
                 raise HostError("stale_game")
-            if expected_key is not None and game.key_for(seat) != expected_key:
-                raise HostError("stale_game")
+            self.check_position(game, seat, expected_key, for_seat)
             snapshots: list[tuple[str, dict]] = []
 
             def observer(state, phase):
@@ -1229,7 +1266,7 @@ class GameHost:
         level = game.seats[seat].get("level", self._ai_level(game.lobby))
         state = game.state
         try:
-            action = await asyncio.to_thread(ai_action, game.rules, state, seat, level)
+            action = await self.ai.decide(game.rules, state, seat, level)
             await self._commit(game, seat, action, by_ai=not timed_out, timed_out=timed_out,
                                expected_seq=seq)
         except HostError as exc:

@@ -30,7 +30,7 @@ async def test_an_ai_step_that_raises_is_logged_retried_and_told_once(tmp_path, 
     """Today the exception is lost in "Task exception was never retrieved" and the game waits
     for ever. Now: logged with the game and the traceback, tried again after 1, 2, 4... s (at
     most a minute), the table told once, and the game goes on once the AI works again."""
-    import host.host as host_module
+    import host.ai_pool as ai_pool_module
     from engine.ai import ai_action
     from store import Store
 
@@ -46,7 +46,7 @@ async def test_an_ai_step_that_raises_is_logged_retried_and_told_once(tmp_path, 
             raise RuntimeError("the AI fell over")
         return ai_action(rules, state, seat, level)
 
-    monkeypatch.setattr(host_module, "ai_action", flaky)
+    monkeypatch.setattr(ai_pool_module, "ai_action", flaky)
     store = await Store.open(str(tmp_path / "ai.sqlite3"))
     clock = FakeClock()
     told = []
@@ -89,10 +89,10 @@ async def test_an_ai_step_that_raises_is_logged_retried_and_told_once(tmp_path, 
 
 
 async def test_an_illegal_ai_move_is_a_failure_too(tmp_path, monkeypatch):
-    import host.host as host_module
+    import host.ai_pool as ai_pool_module
     from store import Store
 
-    monkeypatch.setattr(host_module, "ai_action", lambda *a: {"type": "nonsense"})
+    monkeypatch.setattr(ai_pool_module, "ai_action", lambda *a: {"type": "nonsense"})
     store = await Store.open(str(tmp_path / "ai.sqlite3"))
     clock = FakeClock()
     host = GameHost(store, clock=clock, listener=Recorder(), ai_delay=1.0)

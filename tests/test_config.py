@@ -85,7 +85,8 @@ def test_every_fault_is_named_at_once(tmp_path):
 @pytest.mark.parametrize("text,sentence", [
     ("[games]\nai_levle = \"strong\"\n",
      "bad.toml: [games] ai_levle is not a setting (did you mean ai_level?); the settings of "
-     "[games] are turn_timer, ai_delay, window_delay, nudge_delay, ai_level and language."),
+     "[games] are turn_timer, ai_delay, window_delay, nudge_delay, ai_level, ai_workers, "
+     "ai_seconds and language."),
     ("[gmaes]\nai_level = \"strong\"\n",
      "bad.toml: [gmaes] is not a section (did you mean [games]?); the sections are "
      "[discord], [storage], [games], [logging] and [health]."),

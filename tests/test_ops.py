@@ -202,13 +202,14 @@ async def test_healthz_and_metrics_of_a_running_bot(health_env, monkeypatch):
 
 async def test_an_ai_seat_that_keeps_failing_is_announced_once_and_counted(health_env,
                                                                          monkeypatch):
+    import host.ai_pool as ai_pool_module
     import host.host as host_module
     from tests.test_discord import open_table
 
     def broken(*args):
         raise RuntimeError("no move")
 
-    monkeypatch.setattr(host_module, "ai_action", broken)
+    monkeypatch.setattr(ai_pool_module, "ai_action", broken)
     # the AI's move runs in a thread, so SimCord arms its retries on real time: short ones
     monkeypatch.setattr(host_module, "RETRY_FIRST_DELAY", 0.01)
     monkeypatch.setattr(host_module, "RETRY_MAX_DELAY", 0.05)

@@ -1,0 +1,106 @@
+"""Where AI seats think, away from the event loop.
+
+The quick levels (random, fast, strong) take milliseconds to a second of pure Python: they run
+in a thread (``asyncio.to_thread``), as before. A searching level (``expert``: IS-MCTS, about a
+second of CPU per decision) would hold the interpreter's lock for that whole second and slow
+every other answer of the bot, so it runs in a pool of worker processes instead: the event
+loop only sends the position and waits for an action.
+
+The pool is small (``[games] ai_workers``, one per spare core) and never queues: when every
+worker is busy, the seat plays the quick level (:data:`FALLBACK`) this time, so a crowded bot
+answers as fast as an idle one and only its AI seats play a little weaker for a moment
+(counted in :attr:`AiPool.fallbacks`). ``ai_workers = 0`` turns the pool off: searching
+levels then play the quick level.
+
+The worker gets the game's kind, the state and the seat; the policy builds that seat's view
+itself, as in a thread (the searcher never reads what the seat cannot see).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from engine.ai import ai_action
+
+log = logging.getLogger("darwin.ai")
+
+SEARCHING = frozenset({"expert"})  # the levels that think in a worker process
+FALLBACK = "fast"  # what a searching seat plays when no worker is free
+
+
+def _think(kind: str, state: Any, seat: int, level: str, seconds: float) -> dict:
+    """In a worker process: the action of ``level`` for ``seat``, within ``seconds``."""
+    from engine.ai import search_budget
+    from engine.core import get_game
+
+    with search_budget(seconds):
+        return ai_action(get_game(kind), state, seat, level)
+
+
+def _warm() -> None:
+    """A worker's first task: import every game (so a first decision pays no imports)."""
+    from engine.core import game_kinds
+
+    game_kinds()
+
+
+class AiPool:
+    def __init__(self, workers: int = 1, seconds: float = 1.0) -> None:
+        self.workers = max(0, int(workers))
+        self.seconds = float(seconds)
+        self.busy = 0  # decisions in a worker now
+        self.searched = 0  # decisions a worker made (metrics)
+        self.fallbacks = 0  # searching decisions played at the quick level (metrics)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        """The workers, started at the first searching decision (a bot without expert seats
+        never starts a process)."""
+        if self._pool is None:
+            # spawn: a fresh interpreter, never a fork of a process with threads and a loop
+            self._pool = ProcessPoolExecutor(self.workers,
+                                             mp_context=multiprocessing.get_context("spawn"))
+            for _ in range(self.workers):
+                self._pool.submit(_warm)
+        return self._pool
+
+    async def decide(self, rules: Any, state: Any, seat: int, level: str) -> dict:
+        """The action of an AI seat of ``level`` (see the module text for where it runs)."""
+        if level in SEARCHING:
+            if self.busy < self.workers:
+                return await self._in_worker(rules, state, seat, level)
+            self.fallbacks += 1
+            level = FALLBACK
+        return await asyncio.to_thread(ai_action, rules, state, seat, level)
+
+    async def _in_worker(self, rules: Any, state: Any, seat: int, level: str) -> dict:
+        self.busy += 1
+        try:
+            loop = asyncio.get_running_loop()
+            action = await loop.run_in_executor(self._executor(), _think, rules.kind, state,
+                                                seat, level, self.seconds)
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): a new pool next time; this decision fails
+            # and the host tries again after its back-off
+            log.error("an AI worker process died; starting new ones")
+            self._drop_pool()
+            raise
+        finally:
+            self.busy -= 1
+        self.searched += 1
+        return action
+
+    def _drop_pool(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the workers (a decision under way is abandoned: its seat is asked again at
+        the next start)."""
+        self._drop_pool()
