@@ -135,9 +135,7 @@ def strategic(kind: str) -> tuple[dict[str, str], Callable[[dict, dict], tuple] 
     AI module lists none."""
     import importlib
 
-    from engine.core import description
-
-    module = importlib.import_module(description(kind).ai_module)
+    module = importlib.import_module(f"engine.{kind}.ai")
     return getattr(module, "STRATEGIC", {}), getattr(module, "strategic_kinds", None)
 
 

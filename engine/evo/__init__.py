@@ -225,15 +225,9 @@ def scenario(players: int = 3, seed: int = 0, *, phase: str = "movement", turn: 
     s.phase = code
     s.stage = "start"
     events: list = []
-    rules._advance(s, events)  # the phase's opening window and automatic steps
+    rules.advance(s, events)  # the phase's opening window and automatic steps
     check_invariants(s)
     return s
 
 
-EVO = register(
-    EvoGame(), title="EVO", options={"variant": (bool, False)},
-    ai_levels=("random", "fast", "strong"), renderer="images.evo:render_evo",
-    messages="messages.evo", cog="cogs.evo",
-    bench={"header": lambda _mode, o: f"{'variant' if o.get('variant') else 'standard'} auction",
-           "tiebreak": lambda r: r["dinos"], "ai_figure": "ai", "apply_games": 30,
-           "save_load": True, "replay": True})
+EVO = register(EvoGame())

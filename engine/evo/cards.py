@@ -31,9 +31,9 @@ or at once when ÉON CALME is played.
 
 from __future__ import annotations
 
-from engine.core import IllegalAction
-from engine.evo import rules as R
-from engine.evo.state import MOVEMENT
+from engine.core import IllegalAction, roll
+from engine.evo import position as pos
+from engine.evo.state import INITIATIVE, MOVEMENT
 
 PHASE_STARTS = frozenset({"phase1", "phase2", "phase3", "phase4", "phase5", "phase6"})
 # The end of a phase and the start of the next are one moment when nobody decides anything
@@ -93,7 +93,7 @@ def open_end_window(state, at: str, events: list) -> bool:
     return state.window is not None
 
 def cards_allowed(state) -> bool:
-    return state.turn >= R.D["setup"]["no_cards_before_turn"] and not state.effects.get("calm")
+    return state.turn >= pos.D["setup"]["no_cards_before_turn"] and not state.effects.get("calm")
 
 
 def card_params(state, p: int, card: str, at: str) -> list[dict]:
@@ -107,35 +107,35 @@ def card_params(state, p: int, card: str, at: str) -> list[dict]:
         if card == "gene_meteo":
             return [{"die": d} for d in range(1, 7)]
         if card == "plus_de_saison":
-            return [{}] if R.TRACK[state.climate] in (1, 2) else []
+            return [{}] if pos.TRACK[state.climate] in (1, 2) else []
         return [{}]
     if card == "encore":
         return [{}] if state.retrievable is not None else []
     if card == "accident":
-        b = R.board(state)
+        b = pos.board(state)
         return [{"target": q, "region": b.names[r]}
-                for q in range(state.n) if q != p and R.on_board(state, q) >= _min_targets()
+                for q in range(state.n) if q != p and pos.on_board(state, q) >= _min_targets()
                 for r, owner in enumerate(state.occ) if owner == q]
     if card == "gaz_de_combat":
         return [{"target": q} for q in range(state.n)
                 if q != p and sorted((p, q)) not in e.get("peace", [])]
     if card == "ciel_mon_mari":
-        if R.reserve(state, p) <= 0:
+        if pos.reserve(state, p) <= 0:
             return []
-        b = R.board(state)
+        b = pos.board(state)
         return [{"region": b.names[r]} for r in sorted(state.newborn)
-                if state.occ[r] not in (-1, p) and R.on_board(state, state.occ[r]) >= _min_targets()]
+                if state.occ[r] not in (-1, p) and pos.on_board(state, state.occ[r]) >= _min_targets()]
     if card == "motivation" and p in e.get("motivation", ()):
         return []
     if card == "moi_dabord" and e.get("first") == p:
         return []
-    if card == "sursaut_genetique" and at == "pay" and not R.bid_price(state, p):
+    if card == "sursaut_genetique" and at == "pay" and not pos.bid_price(state, p):
         return []  # only a winner who still has something to pay
     return [{}]
 
 
 def _min_targets() -> int:
-    return R.D["cards"]["min_dinos_for_target"]
+    return pos.D["cards"]["min_dinos_for_target"]
 
 
 def plays(state, p: int, at: str) -> list[dict]:
@@ -158,7 +158,7 @@ def check_play(state, p: int, action: dict, at: str) -> tuple[str, dict]:
     card = action["card"]  # a known card, with exactly its parameters (check_action)
     if card not in state.hands[p]:
         raise IllegalAction("card_not_in_hand", card=card)
-    if state.turn < R.D["setup"]["no_cards_before_turn"]:
+    if state.turn < pos.D["setup"]["no_cards_before_turn"]:
         raise IllegalAction("cards_too_early", turn=state.turn)
     if state.effects.get("calm"):
         raise IllegalAction("cards_calm")
@@ -170,7 +170,7 @@ def check_play(state, p: int, action: dict, at: str) -> tuple[str, dict]:
         raise IllegalAction("climate_card_played", card=card)
     params = {k: v for k, v in action.items() if k not in ("type", "card")}
     if "region" in params:
-        params["region"] = R.region_name(state, R.parse_region(state, params["region"]))
+        params["region"] = pos.region_name(state, pos.parse_region(state, params["region"]))
     legal = card_params(state, p, card, at)
     if params not in legal:
         if not legal:
@@ -189,45 +189,45 @@ def play(state, p: int, card: str, params: dict, events: list) -> None:
     if card in CLIMATE_CARDS:
         e["climate_card"] = True
     if card == "deluge":
-        b = R.board(state)
-        limit = R.D["cards"]["deluge_dies_up_to"]
+        b = pos.board(state)
+        limit = pos.D["cards"]["deluge_dies_up_to"]
         for r, owner in enumerate(state.occ):
             if owner != -1 and b.coastal[r]:
-                die = R.roll(state)
-                total = die + state.genes[owner][R.PARASOL]
+                die = roll(state)
+                total = die + state.genes[owner][pos.PARASOL]
                 drowned = total <= limit
                 events.append({"type": "deluge_roll", "player": owner, "region": b.names[r],
                                "die": die, "total": total, "drowned": drowned})
                 if drowned:
-                    R.kill(state, r, "deluge", events)
+                    pos.kill(state, r, "deluge", events)
     elif card == "accident":
-        R.kill(state, R.parse_region(state, params["region"]), "accident", events)
+        pos.kill(state, pos.parse_region(state, params["region"]), "accident", events)
     elif card == "cata":
         before = state.climate
-        state.climate = (state.climate + 2) % len(R.TRACK)
+        state.climate = (state.climate + 2) % len(pos.TRACK)
         e["climate_set"] = True
         state.history["climate"] = {"die": None, "from": before, "to": state.climate}
         events.append({"type": "climate", "die": None, "delta": 2, "square": state.climate,
                        "card": card,
-                       "temperate": R.TERRAINS[R.TRACK[state.climate]], "by": p})
+                       "temperate": pos.TERRAINS[pos.TRACK[state.climate]], "by": p})
     elif card == "gene_meteo":
         before = state.climate
-        delta = R.move_climate(state, params["die"])
+        delta = pos.move_climate(state, params["die"])
         e["climate_set"] = True
         state.history["climate"] = {"die": params["die"], "from": before, "to": state.climate}
         events.append({"type": "climate", "die": params["die"], "delta": delta, "card": card,
                        "square": state.climate,
-                       "temperate": R.TERRAINS[R.TRACK[state.climate]], "by": p})
+                       "temperate": pos.TERRAINS[pos.TRACK[state.climate]], "by": p})
     elif card == "plus_de_saison":
-        colour = R.TRACK[state.climate]
-        twin = next(i for i, t in enumerate(R.TRACK) if t == colour and i != state.climate)
+        colour = pos.TRACK[state.climate]
+        twin = next(i for i, t in enumerate(pos.TRACK) if t == colour and i != state.climate)
         events.append({"type": "climate_swap", "from": state.climate, "to": twin})
         state.climate = twin
     elif card == "motivation":
         e.setdefault("motivation", []).append(p)
-        if state.phase == MOVEMENT and state.stage == "move" and R.current_actor(state) == p:
-            used = state.genes[p][R.LEGS] - state.steps
-            state.steps = max(0, R.on_board(state, p) - used)
+        if state.phase == MOVEMENT and state.stage == "move" and pos.current_actor(state) == p:
+            used = state.genes[p][pos.LEGS] - state.steps
+            state.steps = max(0, pos.on_board(state, p) - used)
     elif card in ("maousse_kosto", "grand_frere", "pthermolactyl", "peau_adaptable",
                   "plus_de_jeunesse", "pondeuse_musclee", "evolution_separee"):
         key = {"maousse_kosto": "maousse", "plus_de_jeunesse": "jeunesse",
@@ -240,7 +240,7 @@ def play(state, p: int, card: str, params: dict, events: list) -> None:
     elif card in ("on_crame", "ca_caille"):
         e[card] = e.get(card, 0) + 1
     elif card == "ciel_mon_mari":
-        r = R.parse_region(state, params["region"])
+        r = pos.parse_region(state, params["region"])
         victim = state.occ[r]
         state.occ[r] = p
         events.append({"type": "newborn_replaced", "player": p, "victim": victim,
@@ -268,10 +268,26 @@ def play(state, p: int, card: str, params: dict, events: list) -> None:
                        "from": state.retrievable["player"]})
     elif card == "moi_dabord":
         e["first"] = p
-        R.ask_first(state)
+        ask_first(state)
     elif card == "eon_calme":
         e["calm"] = True
     state.retrievable = {"card": card, "player": p}
+
+
+def ask_first(state) -> None:
+    """MOI D'ABORD: its player is to choose whether to play first in the phase now under way
+    (``effects["first_go"]`` None until they do). Nothing to ask in phase 1 (its order is
+    already set) or when they come first anyway."""
+    e = state.effects
+    if state.phase == INITIATIVE or (state.window is not None
+                                     and state.window["at"] in JOINT):
+        # phase 1's order is set; played in a phase end's joint window, the choice is for
+        # the next phase, at its start
+        e["first_go"] = False
+    elif state.order[0] == e["first"]:
+        e["first_go"] = True
+    else:
+        e["first_go"] = None
 
 
 def open_window(state, at: str, events: list) -> None:
@@ -285,7 +301,7 @@ def open_window(state, at: str, events: list) -> None:
 def _new_round(state, events: list) -> None:
     """Ask every player holding a card (in turn order), or close the window if nobody
     does."""
-    asked = [q for q in R.turn_order(state) if state.hands[q]]
+    asked = [q for q in pos.turn_order(state) if state.hands[q]]
     if not asked:
         _close(state)
         return

@@ -2,7 +2,7 @@
 
 The flow is a small state machine: ``state.phase`` (1..6, 7 when over) and ``state.stage``
 inside it. :func:`step` checks an action against the current stage, applies it, then
-:func:`_advance` runs every automatic step (dice, initiative, points, payments) until some
+:func:`advance` runs every automatic step (dice, initiative, points, payments) until some
 player must decide again. Card windows (``state.window``) pause the flow at the timing points
 printed on the cards; see :mod:`engine.evo.cards`. MOI D'ABORD's player is asked at the start of
 each phase whether to play first in it (``effects["first_go"]`` is None until they answer).
@@ -12,9 +12,38 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from engine.base import EventLog, observe
 from engine.core import IllegalAction, OneOf, Seat, below, check_shape, rank_rows, roll, shuffle
 from engine.evo import cards
-from engine.evo.data import BAG_KINDS, GENE_KINDS, board_for, rules_data
+from engine.evo.data import BAG_KINDS, GENE_KINDS, board_for
+from engine.evo.position import (  # all offered as rules.<name> too (ai.py reads some here)
+    BACKWARD,  # noqa: F401
+    DINOS,  # noqa: F401
+    EGG,
+    FORWARD,  # noqa: F401
+    FUR,
+    GENE_INDEX,
+    HORNS,
+    LEGS,
+    MUTANT,  # noqa: F401
+    PARASOL,
+    TAIL,
+    TERRAINS,
+    TRACK,
+    D,
+    bid_price,
+    bidder,
+    board,
+    current_actor,
+    discount,
+    kill,
+    move_climate,
+    on_board,
+    parse_region,
+    region_name,
+    reserve,
+    turn_order,
+)
 from engine.evo.state import (
     BIRTHS,
     CLIMATE,
@@ -27,19 +56,11 @@ from engine.evo.state import (
     EvoState,
 )
 
-D = rules_data()
-TAIL, FUR, LEGS, PARASOL, HORNS, MUTANT, EGG = range(len(GENE_KINDS))
-GENE_INDEX = {k: i for i, k in enumerate(GENE_KINDS)}
-TERRAINS = D["climate"]["terrains"]
-TRACK = [TERRAINS.index(t) for t in D["climate"]["track"]]
-FORWARD = set(D["climate"]["forward_faces"])
-BACKWARD = set(D["climate"]["backward_faces"])
 METEOR_LAST = D["meteorite"]["last"]
 METEOR_FACES = {int(k): set(v) for k, v in D["meteorite"]["faces"].items()}
 MIN_DIFF = D["combat"]["min_difference"]
 WIN_UP_TO = {int(k): v for k, v in D["combat"]["win_up_to"].items()}
 MAX_DIFF = max(WIN_UP_TO)
-DINOS = D["setup"]["dinos_per_species"]
 ZONES = ("temperate", "cold", "hot", "deadly")
 
 # The parameters of a card play, per card (besides "type" and "card"); the other cards take none.
@@ -65,18 +86,6 @@ ACTION_SHAPES = {
 
 # --- small helpers -----------------------------------------------------------------------
 
-def board(state: EvoState):
-    return board_for(state.n)
-
-
-def on_board(state: EvoState, p: int) -> int:
-    return state.occ.count(p)
-
-
-def reserve(state: EvoState, p: int) -> int:
-    return DINOS - state.occ.count(p)
-
-
 def zone_of(state: EvoState, terrain: int) -> str:
     """'temperate', 'cold', 'hot' or 'deadly' for a terrain under the current climate."""
     d = terrain - TRACK[state.climate]
@@ -87,31 +96,6 @@ def zone_of(state: EvoState, terrain: int) -> str:
     if d == -1:
         return "hot"
     return "deadly"
-
-
-def turn_order(state: EvoState) -> list[int]:
-    """The order of play in the current phase: the initiative, with MOI D'ABORD's player
-    first when they chose to be in this phase."""
-    first = state.effects.get("first")
-    if first is None or not state.effects.get("first_go"):
-        return state.order
-    return [first] + [p for p in state.order if p != first]
-
-
-def ask_first(state: EvoState) -> None:
-    """MOI D'ABORD: its player is to choose whether to play first in the phase now under way
-    (``effects["first_go"]`` None until they do). Nothing to ask in phase 1 (its order is
-    already set) or when they come first anyway."""
-    e = state.effects
-    if state.phase == INITIATIVE or (state.window is not None
-                                     and state.window["at"] in cards.JOINT):
-        # phase 1's order is set; played in a phase end's joint window, the choice is for
-        # the next phase, at its start
-        e["first_go"] = False
-    elif state.order[0] == e["first"]:
-        e["first_go"] = True
-    else:
-        e["first_go"] = None
 
 
 def choosing_first(state) -> bool:
@@ -126,17 +110,6 @@ def card_window(state: EvoState, player: int) -> bool:
     yet in this round (pass is legal)."""
     return (state.window is not None and state.phase != OVER
             and player in cards.waiting(state))
-
-
-def region_name(state: EvoState, r: int) -> str:
-    return board(state).names[r]
-
-
-def parse_region(state: EvoState, name) -> int:
-    r = board(state).region(name) if isinstance(name, str) else None
-    if r is None:
-        raise IllegalAction("unknown_region", region=str(name))
-    return r
 
 
 def horns_attacking(state: EvoState, p: int, newborn: bool = False) -> int:
@@ -193,24 +166,6 @@ def fight(state: EvoState, p: int, q: int, region: int, newborn: bool, events: l
     return won
 
 
-def kill(state: EvoState, region: int, cause: str, events: list) -> None:
-    p = state.occ[region]
-    state.occ[region] = -1
-    if state.phase == SURVIVAL and state.lost:
-        state.lost[p] += 1
-    if region in state.newborn:
-        state.newborn.remove(region)
-    events.append({"type": "death", "player": p, "region": region_name(state, region),
-                   "cause": cause})
-
-
-def move_climate(state: EvoState, die: int) -> int:
-    """Move the climate marker as a die roll says; returns the squares moved (-1, 0, +1)."""
-    delta = 1 if die in FORWARD else -1 if die in BACKWARD else 0
-    state.climate = (state.climate + delta) % len(TRACK)
-    return delta
-
-
 def draw_card(state: EvoState, p: int, events: list) -> None:
     if not state.deck and state.discard:
         state.deck = state.discard
@@ -265,28 +220,11 @@ def new_game(seats: list[Seat], seed: int, options: dict | None = None,
     events = EventLog([{"type": "game_start", "players": n, "variant": s.options["variant"],
                         "starts": [b.names[starts[p]] for p in range(n)]}])
     events.observer = observer
-    _advance(s, events)
+    advance(s, events)
     return s, events
 
 
 # --- who acts, and what they may do -------------------------------------------------------
-
-def current_actor(state: EvoState) -> int | None:
-    """The single player acting in a sequential stage (not windows, not survival)."""
-    order = turn_order(state)
-    if state.stage in ("move", "hatch") and state.cur < len(order):
-        return order[state.cur]
-    if state.stage == "bid" and state.auction:
-        return bidder(state)
-    return None
-
-
-def bidder(state: EvoState) -> int | None:
-    a = state.auction
-    if a["pending"] is not None:
-        return a["pending"]
-    return a["queue"][0] if a["queue"] else None
-
 
 def to_act(state: EvoState) -> list[int]:
     if state.phase == OVER:
@@ -392,21 +330,6 @@ def loss_choices(state: EvoState, p: int) -> list[dict]:
     return [{"type": "lose", "regions": [names[r] for r in c + h]} for c in cold for h in hot]
 
 
-def bid_price(state: EvoState, p: int) -> int | None:
-    """What ``p`` pays for the gene they hold on the auction table (after the mutant and
-    SURSAUT discounts, never below zero), or None when they hold none."""
-    for held in state.auction["bids"] if state.auction else ():
-        if held is not None and held[0] == p:
-            return max(0, held[1] - discount(state, p))
-    return None
-
-
-def discount(state: EvoState, p: int) -> int:
-    """Points taken off ``p``'s price: one per mutant gene, three per SURSAUT played."""
-    sursaut = state.effects.get("sursaut", {}).get(str(p), 0)
-    return state.genes[p][MUTANT] + sursaut * D["cards"]["sursaut_value"]
-
-
 def bid_limit(state: EvoState, p: int) -> int:
     """The highest bid ``p`` can pay now (mutation points + mutant and SURSAUT discounts)."""
     return state.mp[p] + discount(state, p)
@@ -491,7 +414,7 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
         state.retrievable = None
     _bump_keys(state, p, secret,
                secret or (kind == "lose" and any(x is not None for x in state.pending)))
-    _advance(state, events)
+    advance(state, events)
     return events
 
 
@@ -664,7 +587,7 @@ def _next_actor(state: EvoState) -> None:
 
 # --- the automatic flow ---------------------------------------------------------------------
 
-def _advance(state: EvoState, events: list) -> None:
+def advance(state: EvoState, events: list) -> None:
     """Run automatic steps until a player must act or the game is over."""
     while state.phase != OVER and state.window is None and not choosing_first(state):
         handler = _STAGES[(state.phase, state.stage)]
@@ -672,17 +595,10 @@ def _advance(state: EvoState, events: list) -> None:
             return
 
 
-class EventLog(list):
-    """The events of one action. ``observer(state, finished_phase)``, when set, is called at
-    every phase end, before the next phase starts (the host and the demo draw the board then)."""
-
-    observer = None
-
-
 def _phase_end(state: EvoState, events: list) -> None:
-    observer = getattr(events, "observer", None)
-    if observer is not None:
-        observer(state, PHASE_NAMES[state.phase])
+    """Tell the events' observer (``engine.base.EventLog``) that the phase under way ended,
+    before the next one starts (the host and the demo draw the board then)."""
+    observe(state, events, PHASE_NAMES[state.phase])
 
 
 def _phase(state: EvoState, phase: int, events: list) -> None:
@@ -691,7 +607,7 @@ def _phase(state: EvoState, phase: int, events: list) -> None:
     state.stage = "start"
     events.append({"type": "phase", "turn": state.turn, "phase": PHASE_NAMES[phase]})
     if "first" in state.effects and phase != INITIATIVE:
-        ask_first(state)  # before the phase's opening window, which follows the new order
+        cards.ask_first(state)  # before the phase's opening window, which follows the new order
 
 
 def _initiative(state: EvoState, events: list):
