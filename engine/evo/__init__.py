@@ -33,74 +33,42 @@ buttons valid.
 
 from __future__ import annotations
 
-from engine.core import CorruptState, IllegalAction, Seat, register
+from engine.base import GameRulesBase, SecretSteps
+from engine.core import IllegalAction, Seat, register
 from engine.evo import rules
+from engine.evo import view as views
 from engine.evo.checks import check_invariants
 from engine.evo.data import GENE_KINDS, board_for, rules_data
 from engine.evo.state import PHASE_NAMES, EvoState
-from engine.evo.view import determinize, view
 
 __all__ = ["EVO", "EvoGame", "EvoState", "IllegalAction", "check_invariants", "scenario"]
 
 
-class EvoGame:
+class EvoGame(SecretSteps, GameRulesBase):
+    """EVO's rules object: the shared wrappers (:class:`engine.base.GameRulesBase`) around
+    :mod:`engine.evo.rules`, :mod:`engine.evo.view` and :class:`EvoState`, and what is EVO's
+    own: its card windows, undo and positions built for tests (``scenario``).
+
+    ``apply_action``'s ``observer(state, finished_phase)`` is called at each phase end that
+    the action reaches. ``step_key`` (``SecretSteps``) moves on with every action except a
+    secret answer in a card window (the turn timer and the auto-pass run per step);
+    ``decision_key(state, p)`` moves on with every action except another player's move
+    inside a simultaneous step (a secret answer in a card window, a loss choice in survival):
+    one's choice leaves the others' menus valid."""
+
     kind = "evo"
     min_players = 3
     max_players = 5
     options = {"variant": "Variant auction: one gene fewer than players; outbid players may drop out."}
-
-    def new_game(self, seats: list[Seat], seed: int, options: dict | None = None) -> EvoState:
-        state, _ = rules.new_game(seats, seed, options)
-        return state
-
-    def new_game_with_events(self, seats, seed, options=None,
-                             observer=None) -> tuple[EvoState, list[dict]]:
-        """Like new_game, with the opening events; ``observer(state, phase)`` is called at
-        every phase end (see ``apply_action``)."""
-        state, events = rules.new_game(seats, seed, options, observer)
-        return state, list(events)
-
-    def to_act(self, state: EvoState) -> list[int]:
-        return rules.to_act(state)
-
-    def step_key(self, state: EvoState) -> int:
-        """The public step: moves on with every action except a secret answer in a card
-        window (the turn timer and the auto-pass run per step)."""
-        return state.step
-
-    def decision_key(self, state: EvoState, player: int) -> int:
-        """What a button drawn for ``player`` is bound to: it moves on with every action,
-        except another player's move inside a simultaneous step (a secret answer in a card
-        window, a loss choice in survival): one's choice leaves the others' menus valid."""
-        return state.keys[player]
+    rules = rules
+    views = views
+    State = EvoState
+    PHASE_NAMES = PHASE_NAMES
+    invariants = staticmethod(check_invariants)
 
     def card_window(self, state: EvoState, player: int) -> bool:
         """True when a card window is open and ``player`` is the one asked in it."""
         return rules.card_window(state, player)
-
-    def legal_actions(self, state: EvoState, player: int) -> list[dict]:
-        return rules.legal_actions(state, player)
-
-    def check_action(self, action) -> None:
-        """Raise :class:`IllegalAction` unless ``action`` has the exact shape of an EVO action
-        (``rules.ACTION_SHAPES``): needs no state; ``apply_action`` checks it first."""
-        rules.check_action(action)
-
-    def apply_action(self, state: EvoState, player: int, action: dict,
-                     observer=None) -> tuple[EvoState, list[dict]]:
-        """A new state and the events; ``state`` itself is never changed.
-
-        ``observer(state, finished_phase)``, if given, is called at each phase end that this
-        action reaches, with the state as it stands then (do not keep or change it: copy or
-        render it at once)."""
-        new = state.clone()
-        events = rules.step(new, player, action, observer)
-        return new, list(events)
-
-    def apply_in_place(self, state: EvoState, player: int, action: dict) -> list[dict]:
-        """The fast path for simulations: changes ``state``. Checks come before any change,
-        so an :class:`IllegalAction` still leaves ``state`` as it was."""
-        return rules.step(state, player, action)
 
     def undoable(self, before: EvoState, player: int, action: dict, after: EvoState,
                  events: list[dict]) -> bool:
@@ -127,40 +95,8 @@ class EvoGame:
                 and before.bag == after.bag and before.hands == after.hands
                 and before.locked == after.locked and before.discard == after.discard)
 
-    def view(self, state: EvoState, viewer: int | None) -> dict:
-        return view(state, viewer)
-
-    def determinize(self, v: dict, seed: int) -> EvoState:
-        return determinize(v, seed)
-
     def is_over(self, state: EvoState) -> bool:
         return state.phase == rules.OVER
-
-    def returns(self, state: EvoState) -> list[dict]:
-        """Final standings (rank 1 = winner; ties share a rank), or the current ones."""
-        rows = state.result if state.result is not None else rules.ranking(state)
-        return [dict(r, seat=state.seats[r["player"]]["id"], name=state.seats[r["player"]]["name"])
-                for r in rows]
-
-    def phase_name(self, state: EvoState) -> str:
-        return PHASE_NAMES[state.phase]
-
-    def ai_action(self, state: EvoState, player: int, level: str) -> dict:
-        from engine.evo.ai import choose_action
-
-        return choose_action(self, state, player, level)
-
-    def to_json(self, state: EvoState) -> dict:
-        return state.to_json()
-
-    def from_json(self, data: dict) -> EvoState:
-        try:
-            state = EvoState.from_json(data)
-            check_invariants(state)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-            # a field of the right JSON type with the wrong contents (e.g. "occ": ["a"])
-            raise CorruptState(f"malformed EVO state: {exc!r}") from exc
-        return state
 
     def scenario(self, players: int = 3, seed: int = 0, **kw) -> EvoState:
         return scenario(players, seed, **kw)
