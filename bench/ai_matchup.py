@@ -1,5 +1,9 @@
-"""AI matchups for EVO, Cubosaurs and Random Mutations: win shares, score margins and time
-per decision.
+"""AI matchups of any registered game: win shares, score margins and time per decision.
+
+Everything about a game comes from its description (``engine.core.GameDescription``: its
+rules, player counts, AI module and levels, and ``bench``, the benchmarks' hooks:
+the option mixed by ``--advanced``, the tie-break, the silly-play counter...); a new game
+needs no line here.
 
     python bench/ai_matchup.py --games 200            # EVO: the three matchups, 200 games each
     python bench/ai_matchup.py --games 50 --only b    # one matchup
@@ -37,16 +41,17 @@ of 1/n over the games).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import time
+from functools import partial
 from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from engine.core import Seat  # noqa: E402
-from engine.evo import EVO  # noqa: E402
-from engine.evo.ai import decision_seed, policy_for  # noqa: E402
+from engine.ai import strategic  # noqa: E402
+from engine.core import Seat, description, descriptions  # noqa: E402
 
 MATCHUPS = {
     "a": ("strong", "random"),
@@ -102,138 +107,83 @@ def standings(rules, state, n: int, tiebreak) -> tuple[list, list]:
     return scores, ties
 
 
-def play_game(job: tuple) -> dict:
-    """One seeded game of EVO; ``levels[p]`` is the AI level of seat p."""
-    levels, seed, variant = job
-    state, times = play_seeded(EVO, policy_for, lambda s, p, _v: decision_seed(s, p), levels,
-                               seed, {"variant": variant})
-    scores, dinos = standings(EVO, state, len(levels), lambda r: r["dinos"])
-    return {"levels": levels, "seed": seed, "scores": scores, "dinos": dinos,
-            "turns": state.turn, **times}
-
-
-def jobs_for(hero: str, other: str, games: int, base_seed: int, variant: bool) -> list[tuple]:
-    jobs = []
-    for g in range(games):
-        n = 3 + g % 3
-        seat = (g // 3) % n
-        levels = [other] * n
-        levels[seat] = hero
-        jobs.append((tuple(levels), base_seed + g, variant))
-    return jobs
-
-
-def play_cubo_game(job: tuple) -> dict:
-    """One seeded game of Cubosaurs; ``levels[p]`` is the AI level of seat p."""
-    from engine.cubosaurs import CUBOSAURS
-    from engine.cubosaurs.ai import policy_for as cubo_policy
-    from engine.cubosaurs.ai import view_seed
-
-    levels, seed, advanced = job
-    state, times = play_seeded(CUBOSAURS, cubo_policy, lambda _s, _p, v: view_seed(v), levels,
-                               seed, {"advanced": advanced})
-    scores, last = standings(CUBOSAURS, state, len(levels), lambda r: r["last"])
-    return {"levels": levels, "seed": seed, "scores": scores, "dinos": last,
-            "advanced": advanced, "turns": state.turn, **times}
-
-
-def cubo_jobs_for(hero: str, other: str, games: int, base_seed: int,
-                  advanced: str) -> list[tuple]:
-    """2, 3, 4, 5 players in turn; for each player count, the advanced rules every other
-    game (``advanced="mixed"``) and the hero's seat moving every two games."""
-    jobs = []
-    for g in range(games):
-        n = 2 + g % 4
-        k = g // 4
-        adv = k % 2 == 0 if advanced == "mixed" else advanced == "on"
-        seat = (k // 2) % n
-        levels = [other] * n
-        levels[seat] = hero
-        jobs.append((tuple(levels), base_seed + g, adv))
-    return jobs
-
-
-def play_mutations_game(job: tuple) -> dict:
-    """One seeded game of Random Mutations; ``levels[p]`` is the AI level of seat p."""
-    from engine.mutations import MUTATIONS
-    from engine.mutations.ai import policy_for as mut_policy
-    from engine.mutations.ai import view_seed as mut_seed
-
-    levels, seed, divergence = job[:3]
-    coverage = _coverage("mutations") if job[3:] and job[3] else None
-    state, times = play_seeded(MUTATIONS, mut_policy, lambda _s, _p, v: mut_seed(v), levels,
-                               seed, {"divergence": divergence}, coverage)
-    scores, lost = standings(MUTATIONS, state, len(levels), lambda r: r["lost"])
-    return {"levels": levels, "seed": seed, "scores": scores, "dinos": lost,
-            "advanced": divergence, "turns": state.turn, "coverage": coverage, "silly": {},
-            **times}
-
-
-def mutations_jobs_for(hero: str, other: str, games: int, base_seed: int,
-                       divergence: str) -> list[tuple]:
-    """2 to 8 players in turn; for each player count, Divergence every other game
-    (``divergence="mixed"``) and the hero's seat moving every two games."""
-    jobs = []
-    for g in range(games):
-        n = 2 + g % 7
-        k = g // 7
-        div = k % 2 == 0 if divergence == "mixed" else divergence == "on"
-        seat = (k // 2) % n
-        levels = [other] * n
-        levels[seat] = hero
-        jobs.append((tuple(levels), base_seed + g, div))
-    return jobs
-
-
-def play_climate_game(job: tuple) -> dict:
-    """One seeded game of Evolution: Climate; ``levels[p]`` is the AI level of seat p."""
-    from engine.climate import CLIMATE
-    from engine.climate.ai import policy_for as cli_policy
-    from engine.climate.ai import view_seed as cli_seed
-
-    levels, seed, quick = job[:3]
-    coverage = _coverage("climate") if job[3:] and job[3] else None
-    silly = ClimateSilly(levels) if coverage is not None else None
+def play_job(kind: str, job: tuple) -> dict:
+    """One seeded game of ``kind``; ``job`` is (levels, seed, the mixed option's value[,
+    coverage]): ``levels[p]`` is the AI level of seat p. What is the game's own comes from
+    its description (``engine.core.Bench``): its options, tie-break, turn counter, silly-play
+    counter and whether each policy call is timed."""
+    d = description(kind)
+    bench = d.bench
+    levels, seed, mixed = job[:3]
+    coverage = _coverage(kind) if job[3:] and job[3] else None
+    watch = _function(bench.watch)(levels) if bench.watch and coverage is not None else None
+    ai = importlib.import_module(d.ai_module)
+    policy_for = ai.policy_for
     # per level: the wall and the CPU time of each policy call (the CPU time is this process's
     # own, whatever else runs on the machine)
     asked: dict[str, list[tuple[float, float]]] = {}
+    if bench.call_times:
+        def policy_for(level: str):
+            policy = ai.policy_for(level)
+            own = asked.setdefault(level, [])
 
-    def timed_policy(level: str):
-        policy = cli_policy(level)
-        own = asked.setdefault(level, [])
+            class Timed:
+                def choose(self, view, legal, seed):
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    action = policy.choose(view, legal, seed)
+                    own.append((time.perf_counter() - t0, time.process_time() - c0))
+                    return action
 
-        class Timed:
-            def choose(self, view, legal, seed):
-                t0, c0 = time.perf_counter(), time.process_time()
-                action = policy.choose(view, legal, seed)
-                own.append((time.perf_counter() - t0, time.process_time() - c0))
-                return action
+            return Timed()
 
-        return Timed()
-
-    state, times = play_seeded(CLIMATE, timed_policy, lambda _s, _p, v: cli_seed(v), levels,
-                               seed, {"events": True, "quick": quick}, coverage, silly)
-    scores, ties = standings(CLIMATE, state, len(levels),
-                             lambda r: (r["traits"], r["population"]))
-    return {"levels": levels, "seed": seed, "scores": scores, "dinos": ties,
-            "advanced": quick, "turns": state.round, "asked": asked, "coverage": coverage,
-            "silly": silly.counts if silly is not None else {}, **times}
+    state, times = play_seeded(d.rules, policy_for, ai.AI.seed, levels, seed,
+                               game_options(d, mixed), coverage, watch)
+    tiebreak = bench.tiebreak or (lambda _r: 0)
+    scores, ties = standings(d.rules, state, len(levels), tiebreak)
+    out = {"levels": levels, "seed": seed, "scores": scores, "dinos": ties, "advanced": mixed,
+           "turns": getattr(state, bench.turns, 0), "coverage": coverage,
+           "silly": watch.counts if watch is not None else {}, **times}
+    if bench.call_times:
+        out["asked"] = asked
+    return out
 
 
-def climate_jobs_for(hero: str, other: str, games: int, base_seed: int,
-                     quick: str) -> list[tuple]:
-    """2 to 6 players in turn; for each player count, the Quick game every other game
-    (``quick="mixed"``) and the hero's seat moving every two games."""
-    jobs = []
+def game_options(d, mixed) -> dict:
+    """The options of a benchmark game: the game's fixed ones, and its mixed option's value
+    (``--variant``'s for a game without one)."""
+    options = dict(d.bench.options)
+    if d.bench.mixed is not None:
+        options[d.bench.mixed] = mixed
+    elif "variant" in d.options:
+        options["variant"] = mixed
+    return options
+
+
+def jobs(kind: str, hero: str, other: str, games: int, base_seed: int, mode) -> list[tuple]:
+    """Every player count in turn; the hero's seat moving every game of a count (every two
+    with a mixed option, which is on every other game of a count with ``mode="mixed"``, in
+    all with "on", in none with "off"). A game without a mixed option plays ``mode`` (a
+    bool: ``--variant``) in every game."""
+    d = description(kind)
+    low, span = d.min_players, d.max_players - d.min_players + 1
+    out = []
     for g in range(games):
-        n = 2 + g % 5
-        k = g // 5
-        q = k % 2 == 0 if quick == "mixed" else quick == "on"
-        seat = (k // 2) % n
+        n = low + g % span
+        k = g // span
+        if d.bench.mixed is None:
+            value, seat = bool(mode), k % n
+        else:
+            value = k % 2 == 0 if mode == "mixed" else mode == "on"
+            seat = (k // 2) % n
         levels = [other] * n
         levels[seat] = hero
-        jobs.append((tuple(levels), base_seed + g, q))
-    return jobs
+        out.append((tuple(levels), base_seed + g, value))
+    return out
+
+
+def _function(path: str):
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def _coverage(game: str):
@@ -339,14 +289,14 @@ def print_times(times: dict, wall: float) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    games = descriptions()
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per matchup")
     ap.add_argument("--seed", type=int, default=1000, help="first game seed")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", default="abc", help="which matchups (letters a, b, c)")
     ap.add_argument("--variant", action="store_true", help="variant auction (EVO)")
-    ap.add_argument("--game", choices=("evo", "cubosaurs", "mutations", "climate"),
-                    default="evo")
+    ap.add_argument("--game", choices=tuple(d.kind for d in games), default=games[0].kind)
     ap.add_argument("--iterations", type=int, default=None,
                     help="Random Mutations: the expert level's iterations per decision")
     ap.add_argument("--coverage", action="store_true",
@@ -357,23 +307,45 @@ def main(argv: list[str] | None = None) -> int:
                          "Climate: the Quick game; "
                          "in half of the games, all, none")
     args = ap.parse_args(argv)
-    if args.game == "cubosaurs":
-        return main_cubosaurs(args)
-    if args.game == "mutations":
-        return main_mutations(args)
-    if args.game == "climate":
-        return main_climate(args)
-
+    d = description(args.game)
+    bench = d.bench
+    if args.iterations:  # the searching level's budget (engine/search.py)
+        expert = importlib.import_module(d.ai_module).AI.policies.get("expert")
+        if expert is not None:
+            expert.iterations = args.iterations
+    mode = args.advanced if bench.mixed is not None else args.variant
     all_jobs = []
     for key in args.only:
         hero, other = MATCHUPS[key]
-        all_jobs += [(key, j) for j in jobs_for(hero, other, args.games, args.seed, args.variant)]
-    per_key, times, wall = run_jobs(all_jobs, play_game, args.workers)
+        all_jobs += [(key, j) for j in jobs(d.kind, hero, other, args.games, args.seed, mode)]
+    covered = args.coverage and bool(strategic(d.kind)[0])  # a game that lists its kinds
+    if covered:
+        all_jobs = [(key, (*j, True)) for key, j in all_jobs]
+    per_key, times, wall = run_jobs(all_jobs, partial(play_job, d.kind), args.workers)
+    header = bench.header(args.advanced, game_options(d, args.variant)) if bench.header \
+        else f"options: {args.advanced}"
+    print(f"{d.title} AI matchups: {args.games} games each, seeds {args.seed}.., "
+          f"{header}, {args.workers} workers")
+    span = d.max_players - d.min_players + 1
+    counts = "/".join(str(n) for n in range(d.min_players, d.max_players + 1)) if span <= 4 \
+        else f"{d.min_players}..{d.max_players}"
+    if bench.mixed is None:
+        print_plain(args, per_key, counts)
+    else:
+        print_mixed(args, per_key, counts, bench.mixed_columns)
+    print_times(times, wall)
+    if bench.call_times:
+        print_call_times(per_key)
+    if covered:
+        print_coverage(d.kind, per_key, print)
+    return 0
 
-    print(f"EVO AI matchups: {args.games} games each, seeds {args.seed}.., "
-          f"{'variant' if args.variant else 'standard'} auction, {args.workers} workers")
+
+def print_plain(args, per_key: dict, counts: str) -> None:
+    """The matchup table of a game whose options are the same in every game: the win share
+    by player count."""
     print(f"{'matchup':<28}{'games':>6}{'win':>8}{'fair':>7}{'margin':>8}{'hero':>7}"
-          f"{'others':>8}   win by players (3/4/5)")
+          f"{'others':>8}   win by players ({counts})")
     for key in args.only:
         hero, other = MATCHUPS[key]
         sm = summarize(key, hero, per_key[key])
@@ -381,59 +353,10 @@ def main(argv: list[str] | None = None) -> int:
         label = f"({key}) 1 {hero} vs {other}"
         print(f"{label:<28}{sm['games']:>6}{sm['win']:>8.3f}{sm['fair']:>7.3f}"
               f"{sm['margin']:>+8.2f}{sm['hero_score']:>7.1f}{sm['other_score']:>8.1f}   {by_n}")
-    print_times(times, wall)
-    return 0
 
 
-def main_cubosaurs(args) -> int:
-    all_jobs = []
-    for key in args.only:
-        hero, other = MATCHUPS[key]
-        all_jobs += [(key, j) for j in cubo_jobs_for(hero, other, args.games, args.seed,
-                                                     args.advanced)]
-    per_key, times, wall = run_jobs(all_jobs, play_cubo_game, args.workers)
-    print(f"Cubosaurs AI matchups: {args.games} games each, seeds {args.seed}.., "
-          f"advanced rules: {args.advanced}, {args.workers} workers")
-    print_mixed(args, per_key, "2/3/4/5", "std/adv")
-    print_times(times, wall)
-    return 0
-
-
-def main_mutations(args) -> int:
-    if args.iterations:
-        from engine.mutations.ai import ExpertPolicy
-
-        ExpertPolicy.iterations = args.iterations
-    all_jobs = []
-    for key in args.only:
-        hero, other = MATCHUPS[key]
-        all_jobs += [(key, j) for j in mutations_jobs_for(hero, other, args.games, args.seed,
-                                                          args.advanced)]
-    if args.coverage:
-        all_jobs = [(key, (*j, True)) for key, j in all_jobs]
-    per_key, times, wall = run_jobs(all_jobs, play_mutations_game, args.workers)
-    print(f"Random Mutations AI matchups: {args.games} games each, seeds {args.seed}.., "
-          f"Divergence: {args.advanced}, {args.workers} workers")
-    print_mixed(args, per_key, "2..8", "plain/div")
-    print_times(times, wall)
-    if args.coverage:
-        print_coverage("mutations", per_key, print)
-    return 0
-
-
-def main_climate(args) -> int:
-    all_jobs = []
-    for key in args.only:
-        hero, other = MATCHUPS[key]
-        all_jobs += [(key, j) for j in climate_jobs_for(hero, other, args.games, args.seed,
-                                                        args.advanced)]
-    if args.coverage:
-        all_jobs = [(key, (*j, True)) for key, j in all_jobs]
-    per_key, times, wall = run_jobs(all_jobs, play_climate_game, args.workers)
-    print(f"Evolution: Climate AI matchups: {args.games} games each, seeds {args.seed}.., "
-          f"Quick game: {args.advanced}, {args.workers} workers")
-    print_mixed(args, per_key, "2..6", "normal/quick")
-    print_times(times, wall)
+def print_call_times(per_key: dict) -> None:
+    """The wall and CPU time of each policy call (more than one legal action), per level."""
     asked: dict[str, list[tuple[float, float]]] = {}
     for res in (r for rs in per_key.values() for r in rs):
         for lv, ts in res["asked"].items():
@@ -450,9 +373,6 @@ def main_climate(args) -> int:
                   f"p99 {1000 * cols[0][1]:6.1f} / {1000 * cols[1][1]:6.1f} ms   "
                   f"max {1000 * cols[0][2]:6.1f} / {1000 * cols[1][2]:6.1f} ms   "
                   f"({len(calls)} calls)")
-    if args.coverage:
-        print_coverage("climate", per_key, print)
-    return 0
 
 
 def coverage_figures(game: str, per_key: dict) -> tuple:
