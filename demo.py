@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 from engine import Seat, game_kinds, get_game
-from engine.ai import ai_action
+from engine.ai import LEVELS, ai_action
+from engine.core import description, descriptions
 from images import render
 from messages import describe
 
@@ -82,51 +83,75 @@ def run_demo(kind: str, players: int, seed: int, out: Path, level: str = "fast",
     return result
 
 
+def _flags() -> dict[str, tuple[str, tuple[str, ...], object]]:
+    """The game options as demo flags, from the games' descriptions: dest -> (flag, the games
+    that have it, the option). A yes/no option off by default is ``--name``, one on by default
+    ``--no-name``; any other takes a value."""
+    out: dict[str, tuple[str, tuple[str, ...], object]] = {}
+    for d in descriptions():
+        for name, opt in d.options.items():
+            dest = f"no_{name}" if opt.type is bool and opt.default else name
+            flag = "--" + dest.replace("_", "-")
+            games = out[dest][1] if dest in out else ()
+            out[dest] = (flag, (*games, d.kind), opt)
+    return out
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=["evo", "cubosaurs", "mutations", "climate"],
-                        help="which game to play")
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 9),
-                        metavar="{2..8}",
-                        help="EVO: 3-5, Cubosaurs: 2-5, Random Mutations: 2-8, Climate: 2-6")
+    games = descriptions()
+    parser.add_argument("game", choices=[d.kind for d in games], help="which game to play")
+    low = min(d.min_players for d in games)
+    high = max(d.max_players for d in games)
+    parser.add_argument("--players", type=int, default=4, choices=range(low, high + 1),
+                        metavar=f"{{{low}..{high}}}",
+                        help=", ".join(f"{d.title}: {d.min_players}-{d.max_players}"
+                                       for d in games))
     parser.add_argument("--seed", type=int, default=1,
                         help="the game's seed: the same seed gives the same game and files "
                              "(default: 1)")
     parser.add_argument("--out", type=Path, default=Path("demo-out"), metavar="DIR",
                         help="the folder for the images and log.txt (default: demo-out; its "
                              "old images are removed)")
-    parser.add_argument("--level", choices=["random", "fast", "strong"], default="fast",
+    parser.add_argument("--level", choices=list(LEVELS), default="fast",
                         help="AI level of every seat")
-    parser.add_argument("--variant", action="store_true", help="EVO: variant auction")
-    parser.add_argument("--advanced", action="store_true", help="Cubosaurs: DNA rules")
-    parser.add_argument("--no-interactive", action="store_true",
-                        help="Cubosaurs: leave out the tiles that act on opponents")
-    parser.add_argument("--divergence", action="store_true",
-                        help="Random Mutations: the Divergence expert rule")
-    parser.add_argument("--no-events", action="store_true",
-                        help="Evolution: Climate: no climate event cards")
-    parser.add_argument("--quick", action="store_true",
-                        help="Evolution: Climate: the Quick game (always with 6 players)")
+    titles = {d.kind: d.title for d in games}
+    for dest, (flag, kinds, opt) in _flags().items():
+        text = "; ".join(f"{titles[k]}{', off' if dest.startswith('no_') else ''}: "
+                         f"{description(k).options[dest.removeprefix('no_')].text}"
+                         for k in kinds).replace("%", "%%")
+        if opt.type is bool:
+            parser.add_argument(flag, action="store_true", help=text)
+        else:
+            parser.add_argument(flag, type=opt.type, default=None, help=text)
     parser.add_argument("--lang", default="en", choices=["en", "it", "fr"],
                         help="the language of the log and the images (default: en)")
 
 
-# The options that belong to one game (dest -> (flag, game)); the others take none of them.
-GAME_OPTIONS = {"variant": ("--variant", "evo"), "advanced": ("--advanced", "cubosaurs"),
-                "no_interactive": ("--no-interactive", "cubosaurs"),
-                "divergence": ("--divergence", "mutations"),
-                "no_events": ("--no-events", "climate"), "quick": ("--quick", "climate")}
-
-
 def misplaced_options(args: argparse.Namespace) -> list[str]:
     """A sentence for each option given that belongs to another game than ``args.game``."""
+    flags = _flags()
+    own = [flag for flag, kinds, _ in flags.values() if args.game in kinds]
+    takes = f"{args.game} takes {' and '.join(own)}" if own else \
+        f"{args.game} takes none of the game options"
     out = []
-    for dest, (flag, game) in GAME_OPTIONS.items():
-        if getattr(args, dest, False) and game != args.game:
-            own = [f for f, g in GAME_OPTIONS.values() if g == args.game]
-            takes = f"{args.game} takes {' and '.join(own)}" if own else \
-                f"{args.game} takes none of the game options"
-            out.append(f"demo: {flag} is an option of {game}, not of {args.game} ({takes}).")
+    for dest, (flag, kinds, _) in flags.items():
+        if getattr(args, dest, None) not in (None, False) and args.game not in kinds:
+            out.append(f"demo: {flag} is an option of {' and '.join(kinds)}, not of "
+                       f"{args.game} ({takes}).")
     return out
+
+
+def game_options(args: argparse.Namespace) -> dict:
+    """The options of ``args.game`` from the flags (the defaults where none was given)."""
+    options = {}
+    for name, opt in description(args.game).options.items():
+        if opt.type is bool:
+            given = getattr(args, f"no_{name}" if opt.default else name, False)
+            options[name] = not given if opt.default else given
+        else:
+            value = getattr(args, name, None)
+            options[name] = opt.default if value is None else value
+    return options
 
 
 def main(args: argparse.Namespace) -> int:
@@ -134,13 +159,6 @@ def main(args: argparse.Namespace) -> int:
     if refused:
         print("\n".join(refused), file=sys.stderr)
         return 2
-    if args.game == "evo":
-        options = {"variant": args.variant}
-    elif args.game == "mutations":
-        options = {"divergence": args.divergence}
-    elif args.game == "climate":
-        options = {"events": not args.no_events, "quick": args.quick}
-    else:
-        options = {"advanced": args.advanced, "interactive": not args.no_interactive}
-    run_demo(args.game, args.players, args.seed, args.out, args.level, args.lang, options)
+    run_demo(args.game, args.players, args.seed, args.out, args.level, args.lang,
+             game_options(args))
     return 0

@@ -24,8 +24,18 @@ from ops.stop import STOP_WITHIN, hard_stop_after
 
 log = logging.getLogger("darwin")
 
-EXTENSIONS = ["cogs.lobby", "cogs.evo", "cogs.cubosaurs", "cogs.mutations", "cogs.climate",
-              "cogs.admin"]
+def extensions() -> list[str]:
+    """The extensions to load: the lobby, each registered game's cog (its description's
+    ``cog``), then the admin commands."""
+    from engine.core import descriptions
+
+    return ["cogs.lobby", *(d.cog for d in descriptions() if d.cog), "cogs.admin"]
+
+
+def __getattr__(name: str):
+    if name == "EXTENSIONS":  # as registered now (a test may register a game of its own)
+        return extensions()
+    raise AttributeError(f"module 'cogs.bot' has no attribute {name!r}")
 
 
 class DarwinBot(commands.AutoShardedBot):
@@ -73,7 +83,7 @@ class DarwinBot(commands.AutoShardedBot):
                              shards=self.shard_plan.host_shards)
         self.add_dynamic_items(LobbyButton, ActButton, ActSelect, HandButton)
         await self.tree.set_translator(CatalogueTranslator(self.tree))
-        for ext in EXTENSIONS:
+        for ext in extensions():
             await self.load_extension(ext)
         await self.host.start()
         await self.ops.start()

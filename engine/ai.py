@@ -135,7 +135,9 @@ def strategic(kind: str) -> tuple[dict[str, str], Callable[[dict, dict], tuple] 
     AI module lists none."""
     import importlib
 
-    module = importlib.import_module(f"engine.{kind}.ai")
+    from engine.core import description
+
+    module = importlib.import_module(description(kind).ai_module)
     return getattr(module, "STRATEGIC", {}), getattr(module, "strategic_kinds", None)
 
 

@@ -41,7 +41,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 Action = dict[str, Any]
@@ -426,18 +427,172 @@ def undoable(rules: GameRules, before: Any, player: int, action: Action, after: 
     return False if fn is None else bool(fn(before, player, action, after, events))
 
 
+# --- the games: one description each -----------------------------------------------------------
+#
+# Everything the bot, the demo and the benchmarks need to know about a game, in one place (in
+# the spirit of OpenSpiel's GameType): its kind, its rules object (which gives the player
+# counts), its lobby options with their types and defaults, its AI levels and AI module, and
+# where the outer layers find its renderer, its message module, its cog and (optionally) a
+# catalogue folder of its own. The outer layers are named by module path, never imported here
+# (the engine imports no Pillow, no discord): ``images.render`` imports the renderer on first
+# use, ``cogs.bot`` loads the cog as an extension, ``messages`` the message module.
+
+
+@dataclass(frozen=True)
+class Option:
+    """A lobby option: the type of its value (``bool``, ``int`` or ``str``), its default and
+    one line saying what it does (default: the rules object's ``options[name]``)."""
+
+    type: type
+    default: Any
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Bench:
+    """How the benchmarks play a game (``bench/ai_matchup.py``, ``bench/run.py``); every field
+    has a default, so a new game is benchmarked without one.
+
+    ``mixed``: the option that ``ai_matchup --advanced mixed|on|off`` turns on in half of the
+    games, in all or in none (``mixed_columns`` heads the win share with it off / on);
+    ``options``: the other options of every benchmark game; ``header(mode, options)``: what the
+    matchup's first line says about the options; ``tiebreak(row)``: the value that breaks a
+    tie on score in a final row (a shared first place counts as a fractional win);
+    ``turns``: the state's counter of turns or rounds; ``watch``: ``"module:Class"`` counting a
+    game's silly plays under ``--coverage`` (``Class(levels)`` is called like ai_matchup's
+    ``watch``); ``call_times``: print the wall and CPU time of each policy call.
+    ``bench/run.py``: ``option`` (a ``random_<option>_ms`` figure with it on), ``ai_options``
+    (the options of the AI and apply figures), ``ai_figure`` (the fast AI game's figure name),
+    ``strong_runs`` (games of strong seats timed; 0: none), ``apply_games``, ``save_load`` (the
+    save/load figures), ``render_at`` (``render_at()`` -> ``(players, options, level,
+    until)``: the position of the render figures; None: ``images.<renderer>.bench_render``
+    draws its own), ``replay`` (the replay figures: a 4-player game of fast seats to its GIF),
+    ``ai_games`` (games per matchup of ``bench/run.py ai``; 0: not in it)."""
+
+    mixed: str | None = None
+    mixed_columns: str = "off/on"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    header: Callable[[str, dict], str] | None = None
+    tiebreak: Callable[[dict], Any] | None = None
+    turns: str = "turn"
+    watch: str | None = None
+    call_times: bool = False
+    option: str | None = None
+    ai_options: Mapping[str, Any] = field(default_factory=dict)
+    ai_figure: str = "ai_fast"
+    strong_runs: int = 0
+    apply_games: int = 20
+    save_load: bool = False
+    render_at: Callable[[], tuple] | None = None
+    replay: bool = False
+    ai_games: int = 0
+
+
+@dataclass(frozen=True)
+class GameDescription:
+    """One game, as every layer reads it (see the section's text). ``renderer`` and
+    ``hand_renderer`` are ``"module:function"`` (``function(view, lang) -> PNG bytes``; the
+    hand image is a player's private one); ``messages`` and ``cog`` are module paths (the
+    cog is loaded as a discord.py extension); ``catalogue`` is a folder with one sub-folder
+    of TOML files per language, merged into the catalogue, for a game whose words do not live
+    in ``messages/<lang>/``. ``ai_levels`` are the levels of ``ai_module`` (whose
+    ``choose_action``, ``policy_for``, ``AI`` and optional ``STRATEGIC`` the rules object, the
+    benchmarks and ``engine.ai.strategic`` use)."""
+
+    kind: str
+    rules: Any  # GameRules
+    title: str = ""
+    options: Mapping[str, Option] = field(default_factory=dict)
+    ai_levels: tuple[str, ...] = ("random", "fast", "strong")
+    ai_module: str = ""
+    renderer: str | None = None
+    hand_renderer: str | None = None
+    messages: str | None = None
+    cog: str | None = None
+    catalogue: str | None = None
+    bench: Bench = field(default_factory=Bench)
+
+    @property
+    def min_players(self) -> int:
+        return self.rules.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.rules.max_players
+
+    def defaults(self) -> dict[str, Any]:
+        """Every option at its default."""
+        return {name: opt.default for name, opt in self.options.items()}
+
+
 GAME_PACKAGES = ("engine.evo", "engine.cubosaurs", "engine.mutations", "engine.climate")
 
-_REGISTRY: dict[str, GameRules] = {}
+_REGISTRY: dict[str, GameDescription] = {}
+_CATALOGUES: tuple[str, ...] = ()  # the registered games' own catalogue folders
+_loaded = False
 
 
-def register(game: GameRules) -> GameRules:
+def register(game: Any, **fields: Any) -> Any:
+    """Register a game: a :class:`GameDescription`, or a rules object and the description's
+    other fields (``title``, ``options``, ``ai_levels``, ``renderer``...; an option may be
+    given as ``(type, default)``, the benchmarks' :class:`Bench` as a dict, so a game's
+    package needs nothing but ``register`` from here). Returns the rules
+    object (``EVO = register(EvoGame(), ...)``). An option's empty text is the rules
+    object's ``options[name]``; ``ai_module`` defaults to the rules object's ``ai_module``, else
+    the ``ai`` module beside the rules class's module (as ``GameRulesBase.ai_action``)."""
+    if not isinstance(game, GameDescription):
+        rules = game
+        texts = getattr(rules, "options", {}) or {}
+        options = {}
+        for name, opt in fields.pop("options", {}).items():
+            if not isinstance(opt, Option):  # (type, default) or (type, default, text)
+                opt = Option(*opt)
+            options[name] = opt if opt.text else Option(opt.type, opt.default,
+                                                        texts.get(name, ""))
+        if isinstance(fields.get("bench"), Mapping):
+            fields["bench"] = Bench(**fields["bench"])
+        fields.setdefault("ai_module", getattr(rules, "ai_module", None)
+                          or f"{type(rules).__module__}.ai")
+        fields.setdefault("title", rules.kind)
+        game = GameDescription(kind=rules.kind, rules=rules, options=options, **fields)
+    for name, opt in game.options.items():
+        if opt.type not in (bool, int, str) or type(opt.default) is not opt.type:
+            raise ValueError(f"{game.kind}: option {name!r} has a bad type or default")
     _REGISTRY[game.kind] = game
-    return game
+    _index()
+    return game.rules
+
+
+def unregister(kind: str) -> None:
+    """Forget a game registered by :func:`register` (a test's own game, afterwards)."""
+    _REGISTRY.pop(kind, None)
+    _index()
+
+
+@contextmanager
+def registered(game: Any, **fields: Any):
+    """``with registered(rules, ...) as description:`` the game is known inside the block
+    only (tests)."""
+    register(game, **fields)
+    kind = game.kind
+    try:
+        yield _REGISTRY[kind]
+    finally:
+        unregister(kind)
+
+
+def _index() -> None:
+    global _CATALOGUES
+    _CATALOGUES = tuple(d.catalogue for d in _REGISTRY.values() if d.catalogue)
 
 
 def get_game(kind: str) -> GameRules:
     """The rules object for a game kind (``"evo"``...)."""
+    return description(kind).rules
+
+
+def description(kind: str) -> GameDescription:
+    """The description of a game kind (KeyError naming the known kinds when unknown)."""
     _load_games()
     try:
         return _REGISTRY[kind]
@@ -445,16 +600,34 @@ def get_game(kind: str) -> GameRules:
         raise KeyError(f"unknown game kind {kind!r}; known: {sorted(_REGISTRY)}") from None
 
 
+def descriptions() -> list[GameDescription]:
+    """Every registered game's description, in the order they were registered (the built-in
+    games in the order of :data:`GAME_PACKAGES`)."""
+    _load_games()
+    return list(_REGISTRY.values())
+
+
 def game_kinds() -> list[str]:
     _load_games()
     return sorted(_REGISTRY)
 
 
+def catalogue_folders() -> tuple[str, ...]:
+    """The catalogue folders of the registered games that have their own (cheap: the
+    message catalogue asks on every lookup)."""
+    _load_games()
+    return _CATALOGUES
+
+
 def _load_games() -> None:
     """Import every game package once (each registers itself)."""
+    global _loaded
+    if _loaded:
+        return
     import importlib
     import sys
 
     for package in GAME_PACKAGES:
         if package not in sys.modules:
             importlib.import_module(package)
+    _loaded = True

@@ -2,9 +2,10 @@
 
 ``t("evo.phase.movement")`` -> "Movement". Each language is a folder of TOML files beside
 this module (``en/bot.toml``, ``en/evo.toml``, ``en/cubosaurs.toml``, ``en/mutations.toml``...;
-``it/`` and ``fr/`` follow the same keys), merged into one catalogue. Each game words its own
-events and refusals in ``messages/<kind>.py`` (``evo``, ``cubosaurs``, ``mutations``), reached
-through :func:`describe` and :func:`explain`. A key missing from a language falls back
+``it/`` and ``fr/`` follow the same keys), merged into one catalogue with the catalogue folder
+of a registered game that keeps its words elsewhere (``GameDescription.catalogue``). Each
+game words its own events and refusals in its message module (``messages/<kind>.py``, named
+by its description), reached through :func:`describe` and :func:`explain`. A key missing from a language falls back
 to English; a key missing everywhere is returned as is, so a gap shows up in the text
 instead of crashing a game.
 """
@@ -16,6 +17,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 DEFAULT_LANG = "en"
 
@@ -29,21 +31,32 @@ def _flatten(prefix: str, table: dict, out: dict) -> None:
             out[full] = value
 
 
-@cache
 def catalogue(lang: str) -> dict[str, str]:
-    folder = resources.files("messages").joinpath(lang)
+    """Every sentence of ``lang``: ``messages/<lang>/*.toml`` and the ``<lang>/*.toml`` of the
+    catalogue folder of each registered game that has one (its description's
+    ``catalogue``)."""
+    from engine.core import catalogue_folders
+
+    return _catalogue(lang, catalogue_folders())
+
+
+@cache
+def _catalogue(lang: str, extra: tuple[str, ...]) -> dict[str, str]:
     out: dict[str, str] = {}
-    if not folder.is_dir():
-        return out
-    for part in sorted(folder.iterdir(), key=lambda p: p.name):
-        if part.name.endswith(".toml"):
-            table = tomllib.loads(part.read_text(encoding="utf-8"))
-            before = len(out)
-            flat: dict[str, str] = {}
-            _flatten("", table, flat)
-            out.update(flat)
-            if len(out) != before + len(flat):
-                raise ValueError(f"messages/{lang}/{part.name} repeats a key of another file")
+    folders = [(f"messages/{lang}", resources.files("messages").joinpath(lang))]
+    folders += [(f"{root}/{lang}", Path(root) / lang) for root in extra]
+    for name, folder in folders:
+        if not folder.is_dir():
+            continue
+        for part in sorted(folder.iterdir(), key=lambda p: p.name):
+            if part.name.endswith(".toml"):
+                table = tomllib.loads(part.read_text(encoding="utf-8"))
+                before = len(out)
+                flat: dict[str, str] = {}
+                _flatten("", table, flat)
+                out.update(flat)
+                if len(out) != before + len(flat):
+                    raise ValueError(f"{name}/{part.name} repeats a key of another file")
     return out
 
 
@@ -100,10 +113,16 @@ def resolve(text: str, ids: Iterable[str], key: str) -> str | None:
 
 
 def _game_messages(kind: str):
-    """The module that words one game's events and errors (``messages/<kind>.py``)."""
+    """The module that words one game's events and errors (its description's ``messages``,
+    ``messages/<kind>.py`` for the built-in games)."""
     import importlib
 
-    return importlib.import_module(f"messages.{kind}")
+    from engine.core import description
+
+    module = description(kind).messages
+    if module is None:
+        raise ValueError(f"no message module for game kind {kind!r}")
+    return importlib.import_module(module)
 
 
 def describe(kind: str, event: dict, names: list[str], lang: str = DEFAULT_LANG) -> str | None:

@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 
 from engine import IllegalAction, Rng, Seat, game_kinds, get_game
-from engine.core import MAX_INT, MAX_KEYS, MAX_TEXT, OneOf, check_shape
+from engine.core import (
+    GAME_PACKAGES,
+    MAX_INT,
+    MAX_KEYS,
+    MAX_TEXT,
+    OneOf,
+    check_shape,
+    description,
+    descriptions,
+    register,
+)
 from messages import describe, languages, t
 from messages.evo import explain
 
@@ -66,7 +76,7 @@ def _engine_codes(kind: str) -> set[str]:
     return codes
 
 
-@pytest.mark.parametrize("kind", ["evo", "cubosaurs", "mutations", "climate"])
+@pytest.mark.parametrize("kind", game_kinds())
 def test_every_refusal_code_has_a_sentence(kind):
     codes = _engine_codes(kind)
     assert len(codes) > 12
@@ -75,7 +85,61 @@ def test_every_refusal_code_has_a_sentence(kind):
 
 
 def test_every_game_package_is_registered():
-    assert game_kinds() == ["climate", "cubosaurs", "evo", "mutations"]
+    """GAME_PACKAGES is the one list of the built-in games: each registers one description."""
+    assert game_kinds() == sorted(package.rsplit(".", 1)[1] for package in GAME_PACKAGES)
+    assert [d.kind for d in descriptions()] == [p.rsplit(".", 1)[1] for p in GAME_PACKAGES]
+
+
+@pytest.mark.parametrize("kind", game_kinds())
+def test_a_description_names_what_every_layer_reads(kind):
+    """The description's player counts are the rules'; each option has a type and a default
+    that the rules accept (and keep, in the state); the renderer, the message module, the cog
+    and the AI module it names exist, and the AI module has its levels."""
+    import importlib
+
+    d = description(kind)
+    assert d.rules is get_game(kind) and d.kind == kind and d.title
+    assert (d.min_players, d.max_players) == (d.rules.min_players, d.rules.max_players)
+    assert set(d.options) == set(d.rules.options)
+    for name, opt in d.options.items():
+        assert type(opt.default) is opt.type and opt.text == d.rules.options[name]
+    seats = [Seat(str(i), f"P{i}") for i in range(d.max_players - 1 or 1)]
+    state = d.rules.new_game(seats, 1, d.defaults())
+    assert d.rules.view(state, None) is not None
+    for path in filter(None, (d.renderer, d.hand_renderer)):
+        module, _, name = path.partition(":")
+        assert callable(getattr(importlib.import_module(module), name))
+    assert hasattr(importlib.import_module(d.messages), "describe")
+    assert hasattr(importlib.import_module(d.cog), "setup")
+    ai = importlib.import_module(d.ai_module)
+    assert tuple(ai.LEVELS) == d.ai_levels and callable(ai.choose_action)
+
+
+def test_a_game_registered_for_a_while_is_forgotten_afterwards(tmp_path):
+    """``registered`` (and ``unregister``) give a test its own game; a catalogue folder of
+    its own is merged into the catalogue while it is registered."""
+    from engine.core import Option, registered
+
+    class Toy:
+        kind = "toy"
+        min_players, max_players = 2, 3
+        options = {"fast": "Short games."}
+
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "toy.toml").write_text('[toy]\nname = "Toy"\n')
+    with registered(Toy(), title="Toy", options={"fast": (bool, True)},
+                    catalogue=str(tmp_path)) as d:
+        assert "toy" in game_kinds() and get_game("toy") is d.rules
+        assert d.options == {"fast": Option(bool, True, "Short games.")}
+        assert d.ai_module == f"{Toy.__module__}.ai"
+        assert t("toy.name") == "Toy" and t("toy.name", "fr") == "Toy"
+        assert [x.kind for x in descriptions()][-1] == "toy"
+    assert "toy" not in game_kinds() and t("toy.name") == "toy.name"
+    with pytest.raises(KeyError):
+        description("toy")
+    with pytest.raises(ValueError):
+        register(Toy(), options={"fast": (bool, 1)})
+    assert "toy" not in game_kinds()
 
 
 def test_every_card_has_a_name_timing_and_text():

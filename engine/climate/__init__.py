@@ -198,4 +198,19 @@ class ClimateGame(SecretSteps, GameRulesBase):
         return rules.public_ranking(state)
 
 
-CLIMATE = register(ClimateGame())
+def _render_at():
+    """The render figures' position: a 4-player game of fast AI seats in round 3's feeding."""
+    return 4, {}, "fast", lambda s: s.round == 3 and s.phase == "feeding"
+
+
+CLIMATE = register(
+    ClimateGame(), title="Evolution: Climate",
+    options={"events": (bool, True), "quick": (bool, False)},
+    ai_levels=("random", "fast", "strong"), renderer="images.climate:render_climate",
+    hand_renderer="images.climate:render_hand", messages="messages.climate",
+    cog="cogs.climate",
+    bench={"mixed": "quick", "mixed_columns": "normal/quick", "options": {"events": True},
+           "header": lambda mode, _o: f"Quick game: {mode}",
+           "tiebreak": lambda r: (r["traits"], r["population"]), "turns": "round",
+           "watch": "bench.ai_matchup:ClimateSilly", "call_times": True, "option": "quick",
+           "strong_runs": 3, "render_at": _render_at, "ai_games": 15})

@@ -310,4 +310,18 @@ def scenario(players: int = 3, seed: int = 0, *, advanced: bool = False,
     return s
 
 
-CUBOSAURS = register(CubosaursGame())
+def _render_at():
+    """The render figures' position: a 4-player advanced game 25 actions into round 2."""
+    later = iter(range(26))
+    return 4, {"advanced": True}, "", lambda s: s.round == 2 and next(later) == 25
+
+
+CUBOSAURS = register(
+    CubosaursGame(), title="Cubosaurs",
+    options={"advanced": (bool, False), "interactive": (bool, True)},
+    ai_levels=("random", "fast", "strong"), renderer="images.cubosaurs:render_cubosaurs",
+    messages="messages.cubosaurs", cog="cogs.cubosaurs",
+    bench={"mixed": "advanced", "mixed_columns": "std/adv",
+           "header": lambda mode, _o: f"advanced rules: {mode}",
+           "tiebreak": lambda r: r["last"], "option": "advanced",
+           "ai_options": {"advanced": True}, "render_at": _render_at})

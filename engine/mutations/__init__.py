@@ -326,4 +326,19 @@ def _check_pending(s: MutState) -> None:
             raise CorruptState("a choice among things the player does not own")
 
 
-MUTATIONS = register(MutationsGame())
+def _render_at():
+    """The render figures' position: a 5-player game (two boxes) of fast AI seats, 20 actions
+    into the feeding of turn 3."""
+    later = iter(range(21))
+    return 5, {}, "fast", lambda s: s.turn == 3 and s.phase == "feeding" and next(later) == 20
+
+
+MUTATIONS = register(
+    MutationsGame(), title="Random Mutations", options={"divergence": (bool, False)},
+    ai_levels=("random", "fast", "strong", "expert"),
+    renderer="images.mutations:render_mutations", messages="messages.mutations",
+    cog="cogs.mutations",
+    bench={"mixed": "divergence", "mixed_columns": "plain/div",
+           "header": lambda mode, _o: f"Divergence: {mode}",
+           "tiebreak": lambda r: r["lost"], "option": "divergence", "strong_runs": 5,
+           "render_at": _render_at, "ai_games": 14})
