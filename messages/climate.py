@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from engine.climate.data import PLANTS, SNOWS, SUNS, TRAIT_OF
 from engine.core import IllegalAction
-from messages import has, t
+from messages import common, has, t
+from messages.common import SEAT, WAITING, Event, Wording, clauses, named, refusal, who, word
 
 SUN = "☀"
 SNOW = "❄"
@@ -46,12 +47,6 @@ def event_name(event, lang: str = "en") -> str:
 
 def species_ref(sid, lang: str = "en") -> str:
     return t("climate.species_ref", lang, id=sid)
-
-
-def _who(names: list[str], p) -> str:
-    if isinstance(p, int) and 0 <= p < len(names):
-        return names[p]
-    return "?"
 
 
 def _owned(names: list[str], owner, sid, lang: str) -> str:
@@ -126,7 +121,7 @@ def _short(view: dict, sid, lang: str, names: list[str] | None = None) -> str:
         return ref
     owner, sp = found
     if names is not None:
-        ref = t("climate.bot.species_owner", lang, player=_who(names, owner), id=sid)
+        ref = t("climate.bot.species_owner", lang, player=who(names, owner), id=sid)
     up = [x["trait"] for x in sp["traits"] if x.get("trait") and not x.get("down")]
     return f"{ref} ({traits_label(up, lang)})" if up else ref
 
@@ -193,7 +188,7 @@ def _food(food: str, count: int, lang: str) -> str:
 
 
 def _counts(names: list[str], counts, lang: str) -> str:
-    return ", ".join(t("climate.event.count_part", lang, player=_who(names, p), count=c)
+    return ", ".join(t("climate.event.count_part", lang, player=who(names, p), count=c)
                      for p, c in enumerate(counts))
 
 
@@ -209,7 +204,7 @@ def _reveal(event: dict, lang: str) -> str:
 
 def describe(event: dict, names: list[str], lang: str = "en") -> str | None:
     """One line for an event, or None for events not worth a line."""
-    return _capital(_describe(event, names, lang), lang)
+    return _capital(common.describe("climate", EVENTS, event, names, lang), lang)
 
 
 def _capital(line: str | None, lang: str) -> str | None:
@@ -221,240 +216,188 @@ def _capital(line: str | None, lang: str) -> str | None:
     return line
 
 
-def _describe(event: dict, names: list[str], lang: str = "en") -> str | None:
-    kind = event.get("type")
-    who = _who(names, event.get("player"))
-    k = f"climate.event.{kind}"
-    sid = event.get("species")
-    sp = _owned(names, event.get("player"), sid, lang)
-    if kind == "setup":
-        line = t(k, lang, players=event["players"], player=_who(names, event["first"]),
-                 zone=zone_name(event["zone"], lang), deck=event["deck"],
-                 set_aside=event["set_aside"])
-        if event.get("events"):
-            ups = [t("climate.event.setup_up", lang, event=event_name(e["event"], lang),
-                     zone=zone_name(e["zone"], lang))
-                   for e in (event.get("up") or {}).values() if e]
-            line += " " + t("climate.event.setup_events", lang, cards="; ".join(ups) or "—")
-        else:
-            line += " " + t("climate.event.setup_no_events", lang)
-        if event.get("quick"):
-            line += " " + t("climate.event.setup_quick", lang)
-        return line
-    if kind == "round_start":
-        key = "climate.event.round_start_last" if event.get("last") else k
-        return t(key, lang, round=event["round"], player=_who(names, event["first"]))
-    if kind == "wildfire_plants":
-        return t(k, lang, count=event["count"], wh=event["wh"])
-    if kind == "new_species":
-        if event.get("reason") == "deal":
-            return t("climate.event.new_species_deal", lang, player=who, species=sp)
-        return t(f"climate.event.new_species_{event.get('side', 'right')}", lang, player=who,
-                 species=sp)
-    if kind == "deal":
-        return t(k, lang, counts=_counts(names, event["counts"], lang), deck=event["deck"])
-    if kind == "deck_out":
-        refill = event.get("refill")
-        key = f"climate.event.deck_out_{refill}" if refill in ("set_aside", "discard") \
-            else "climate.event.deck_out_empty"
-        line = t(key, lang, deck=event["deck"])
-        if event.get("final_next"):
-            line += " " + t("climate.event.deck_out_next", lang)
-        elif event.get("last"):
-            line += " " + t("climate.event.deck_out_last", lang)
-        return line
-    if kind == "chosen":
-        return t(f"climate.event.chosen_{event.get('step', 'food')}", lang, player=who)
-    if kind == "food_cards":
-        return t(k, lang, count=event["count"])
-    if kind == "play_start":
-        return t("climate.event.play_start_quick", lang) if event.get("quick") else None
-    if kind == "play_turn":
-        return t(k, lang, player=who)
-    if kind == "trait":
-        return t(k, lang, player=who, species=species_ref(sid, lang))
-    if kind == "grow":
-        return t(f"climate.event.grow_{event['what']}", lang, player=who,
-                 species=species_ref(sid, lang), value=event["value"])
-    if kind == "remove":
-        line = t(k, lang, player=who, trait=trait_name(event["trait"], lang),
-                 species=species_ref(sid, lang))
-        if event.get("fat"):
-            line += " " + t("climate.event.remove_fat", lang, fat=event["fat"])
-        return line
-    if kind == "returned":
-        return t(k, lang, player=who, count=event["count"])
-    if kind == "done":
-        if event.get("forced"):
-            return t("climate.event.done_forced", lang, player=who)
-        if event.get("returned"):
-            return t("climate.event.done_exchange", lang, player=who, count=event["returned"])
-        return t(k, lang, player=who)
-    if kind == "reveal":
-        return t(k, lang, player=who, species=_reveal(event, lang),
-                 discarded=event.get("discarded", 0), returned=event.get("returned", 0))
-    if kind == "flip":
-        return t(k, lang, species=sp, traits=traits_label(event.get("traits", []), lang))
-    if kind == "phase_end":
-        return t(k, lang, phase=t(f"climate.phase.{event['phase']}", lang))
-    if kind == "green":
-        trait = event.get("trait")
-        if trait == "fat_tissue":
-            return t("climate.event.green_fat_tissue", lang, species=sp,
-                     moved=event.get("moved", 0))
-        if trait == "fertile":
-            return t("climate.event.green_fertile", lang, species=sp, pop=event.get("pop", 0))
-        return None  # Long Neck: the plant it takes says it
-    if kind == "take":
-        count = event["count"]
-        reason = event.get("reason", "feed")
-        line = t(f"climate.event.take_{reason}", lang, species=sp,
-                 food=_food(event["food"], count, lang),
-                 source=t(f"climate.source.{event['source']}", lang))
-        if event.get("fat"):
-            line += " " + t("climate.event.take_fat", lang, fat=event["fat"])
-        return line
-    if kind == "food_reveal":
-        cards = [t("climate.event.food_card", lang, player=_who(names, p),
-                   card=card_label(c, lang))
-                 for p, c in enumerate(event.get("cards", [])) if c]
-        line = t(k, lang, cards="; ".join(cards) or "—", suns=event["suns"],
-                 snows=event["snows"])
-        if event.get("thaw"):
-            line += " " + t("climate.event.food_reveal_thaw", lang)
-        return line
-    if kind == "climate":
-        if event["from"] == event["to"]:
-            return t("climate.event.climate_stays", lang, zone=zone_name(event["to"], lang))
-        return t(k, lang, source=zone_name(event["from"], lang),
-                 target=zone_name(event["to"], lang))
-    if kind == "event":
-        line = t(k, lang, event=event_name(event["event"], lang),
-                 zone=zone_name(event["zone"], lang))
-        extra = f"climate.event.event_{event['event']}"
-        if has(extra):
-            line += " " + t(extra, lang, effects=zone_name(event.get("effects"), lang),
-                            target=zone_name(event.get("to"), lang))
-        return line
-    if kind == "shrink":
-        line = t(k, lang, species=sp, body=event["body"])
-        if event.get("bagged"):
-            line += " " + t("climate.event.bagged", lang, count=event["bagged"])
-        return line
-    if kind == "loss":
-        cause = event.get("cause", "attack")
-        line = t(f"climate.event.loss_{cause}", lang, species=sp, lost=event["lost"],
-                 pop=event["pop"])
-        if event.get("bagged"):
-            line += " " + t("climate.event.bagged", lang, count=event["bagged"])
-        return line
-    if kind == "extinct":
-        line = t(k, lang, species=sp)
-        if event.get("drawn"):
-            line += " " + t("climate.event.extinct_drawn", lang, player=who,
-                            count=event["drawn"])
-        return line
-    if kind == "plants":
-        key = "climate.event.plants"
-        if event.get("set_aside"):
-            result = t("climate.event.plants_set_aside", lang, count=event["set_aside"])
-        elif event.get("blocked"):
-            result = t(f"climate.event.plants_blocked_{event['blocked']}", lang)
-        elif event.get("removed"):
-            result = t("climate.event.plants_removed", lang, count=event["removed"])
-        elif event.get("added"):
-            result = t("climate.event.plants_added", lang, count=event["added"])
-        else:
-            result = t("climate.event.plants_none", lang)
-        return t(key, lang, cards=signed(event["cards"]), zone=signed(event["zone"]),
-                 total=signed(event["total"]), result=result, wh=event["wh"])
-    if kind == "event_up":
-        return t(k, lang, event=event_name(event["event"], lang),
-                 zone=zone_name(event["zone"], lang))
-    if kind in ("feed_turn", "feed"):
-        return None  # the footer says whose turn it is; the food taken says the rest
-    if kind == "attack":
-        line = t(k, lang, species=sp, target=_owned(names, event.get("owner"),
-                                                    event.get("target"), lang))
-        if event.get("night"):
-            line += " " + t("climate.event.attack_night", lang)
-        if event.get("ignore"):
-            line += " " + t("climate.event.attack_ignoring", lang,
-                            trait=trait_name(event["ignore"], lang))
-        if event.get("negated"):
-            line += " " + t("climate.event.attack_negated", lang,
-                            traits=traits_label(event["negated"], lang))
-        if event.get("discarded"):
-            line += " " + t("climate.event.attack_discarded", lang, player=who)
-        return line
-    if kind == "intelligence":
-        return t(k, lang, player=who, species=species_ref(sid, lang))
-    if kind == "negate":
-        return t(k, lang, player=who, species=species_ref(sid, lang),
-                 trait=trait_name(event["trait"], lang))
-    if kind == "pass":
-        return t(k, lang, player=who)
-    if kind == "bags":
-        return t(k, lang, counts=_counts(names, event["counts"], lang), wh=event["wh"])
-    if kind == "volcano":
-        return t(k, lang, source=zone_name(event["from"], lang),
-                 target=zone_name(event["to"], lang))
-    if kind == "game_over":
-        lines = [t(k, lang)]
-        for row in event.get("ranking", []):
-            p = row["player"]
-            lines.append(t("climate.event.ranking_line", lang, rank=row["rank"],
-                           player=_who(names, p), score=row["score"], food=row["food"],
-                           population=row["population"], traits=row["traits"]))
-        return "\n".join(lines)
-    return None
+def _sp(e: Event) -> str:
+    """The event's species, with its owner's name (``player``)."""
+    return _owned(e.names, e.get("player"), e.get("species"), e.lang)
+
+
+def _ref(e: Event) -> str:
+    return species_ref(e.get("species"), e.lang)
+
+
+def _setup(e: Event) -> str:
+    if e.get("events"):
+        ups = [e.line("setup_up", event=event_name(x["event"], e.lang),
+                      zone=zone_name(x["zone"], e.lang))
+               for x in (e.get("up") or {}).values() if x]
+        events = e.line("setup_events", cards="; ".join(ups) or "—")
+    else:
+        events = e.line("setup_no_events")
+    return clauses(e.line(players=e["players"], player=e.who("first"),
+                          zone=zone_name(e["zone"], e.lang), deck=e["deck"],
+                          set_aside=e["set_aside"]),
+                   events, e.get("quick") and e.line("setup_quick"))
+
+
+def _new_species(e: Event) -> str:
+    key = "new_species_deal" if e.get("reason") == "deal" \
+        else f"new_species_{e.get('side', 'right')}"
+    return e.line(key, player=e.who(), species=_sp(e))
+
+
+def _deck_out(e: Event) -> str:
+    refill = e.get("refill")
+    key = f"deck_out_{refill}" if refill in ("set_aside", "discard") else "deck_out_empty"
+    return clauses(e.line(key, deck=e["deck"]),
+                   e.line("deck_out_next") if e.get("final_next")
+                   else e.get("last") and e.line("deck_out_last"))
+
+
+def _done(e: Event) -> str:
+    if e.get("forced"):
+        return e.line("done_forced", player=e.who())
+    if e.get("returned"):
+        return e.line("done_exchange", player=e.who(), count=e["returned"])
+    return e.line(player=e.who())
+
+
+def _green(e: Event) -> str | None:
+    if e.get("trait") == "fat_tissue":
+        return e.line("green_fat_tissue", species=_sp(e), moved=e.get("moved", 0))
+    if e.get("trait") == "fertile":
+        return e.line("green_fertile", species=_sp(e), pop=e.get("pop", 0))
+    return None  # Long Neck: the plant it takes says it
+
+
+def _take(e: Event) -> str:
+    return clauses(e.line(f"take_{e.get('reason', 'feed')}", species=_sp(e),
+                          food=_food(e["food"], e["count"], e.lang),
+                          source=t(f"climate.source.{e['source']}", e.lang)),
+                   e.get("fat") and e.line("take_fat", fat=e["fat"]))
+
+
+def _food_reveal(e: Event) -> str:
+    cards = [e.line("food_card", player=who(e.names, p), card=card_label(c, e.lang))
+             for p, c in enumerate(e.get("cards", [])) if c]
+    return clauses(e.line(cards="; ".join(cards) or "—", suns=e["suns"], snows=e["snows"]),
+                   e.get("thaw") and e.line("food_reveal_thaw"))
+
+
+def _climate(e: Event) -> str:
+    if e["from"] == e["to"]:
+        return e.line("climate_stays", zone=zone_name(e["to"], e.lang))
+    return e.line(source=zone_name(e["from"], e.lang), target=zone_name(e["to"], e.lang))
+
+
+def _event(e: Event) -> str:
+    extra = f"event_{e['event']}"
+    return clauses(e.line(event=event_name(e["event"], e.lang), zone=zone_name(e["zone"], e.lang)),
+                   has(f"climate.event.{extra}")
+                   and e.line(extra, effects=zone_name(e.get("effects"), e.lang),
+                              target=zone_name(e.get("to"), e.lang)))
+
+
+def _bagged(e: Event) -> str | None:
+    return e.get("bagged") and e.line("bagged", count=e["bagged"])
+
+
+def _plants(e: Event) -> str:
+    if e.get("set_aside"):
+        result = e.line("plants_set_aside", count=e["set_aside"])
+    elif e.get("blocked"):
+        result = e.line(f"plants_blocked_{e['blocked']}")
+    elif e.get("removed"):
+        result = e.line("plants_removed", count=e["removed"])
+    elif e.get("added"):
+        result = e.line("plants_added", count=e["added"])
+    else:
+        result = e.line("plants_none")
+    return e.line(cards=signed(e["cards"]), zone=signed(e["zone"]), total=signed(e["total"]),
+                  result=result, wh=e["wh"])
+
+
+def _attack(e: Event) -> str:
+    return clauses(e.line(species=_sp(e), target=_owned(e.names, e.get("owner"), e.get("target"),
+                                                        e.lang)),
+                   e.get("night") and e.line("attack_night"),
+                   e.get("ignore") and e.line("attack_ignoring",
+                                              trait=trait_name(e["ignore"], e.lang)),
+                   e.get("negated") and e.line("attack_negated",
+                                               traits=traits_label(e["negated"], e.lang)),
+                   e.get("discarded") and e.line("attack_discarded", player=e.who()))
+
+
+EVENTS: dict[str, Wording] = {
+    "setup": _setup,
+    "round_start": lambda e: e.line("round_start_last" if e.get("last") else None,
+                                    round=e["round"], player=e.who("first")),
+    "wildfire_plants": lambda e: e.line(count=e["count"], wh=e["wh"]),
+    "new_species": _new_species,
+    "deal": lambda e: e.line(counts=_counts(e.names, e["counts"], e.lang), deck=e["deck"]),
+    "deck_out": _deck_out,
+    "chosen": lambda e: e.line(f"chosen_{e.get('step', 'food')}", player=e.who()),
+    "food_cards": lambda e: e.line(count=e["count"]),
+    "play_start": lambda e: e.line("play_start_quick") if e.get("quick") else None,
+    "play_turn": lambda e: e.line(player=e.who()),
+    "trait": lambda e: e.line(player=e.who(), species=_ref(e)),
+    "grow": lambda e: e.line(f"grow_{e['what']}", player=e.who(), species=_ref(e),
+                             value=e["value"]),
+    "remove": lambda e: clauses(e.line(player=e.who(), trait=trait_name(e["trait"], e.lang),
+                                       species=_ref(e)),
+                                e.get("fat") and e.line("remove_fat", fat=e["fat"])),
+    "returned": lambda e: e.line(player=e.who(), count=e["count"]),
+    "done": _done,
+    "reveal": lambda e: e.line(player=e.who(), species=_reveal(e.event, e.lang),
+                               discarded=e.get("discarded", 0), returned=e.get("returned", 0)),
+    "flip": lambda e: e.line(species=_sp(e), traits=traits_label(e.get("traits", []), e.lang)),
+    "phase_end": lambda e: e.line(phase=t(f"climate.phase.{e['phase']}", e.lang)),
+    "green": _green,
+    "take": _take,
+    "food_reveal": _food_reveal,
+    "climate": _climate,
+    "event": _event,
+    "shrink": lambda e: clauses(e.line(species=_sp(e), body=e["body"]), _bagged(e)),
+    "loss": lambda e: clauses(e.line(f"loss_{e.get('cause', 'attack')}", species=_sp(e),
+                                     lost=e["lost"], pop=e["pop"]), _bagged(e)),
+    "extinct": lambda e: clauses(e.line(species=_sp(e)), e.get("drawn") and e.line(
+        "extinct_drawn", player=e.who(), count=e["drawn"])),
+    "plants": _plants,
+    "event_up": lambda e: e.line(event=event_name(e["event"], e.lang),
+                                 zone=zone_name(e["zone"], e.lang)),
+    "feed_turn": None,  # the footer says whose turn it is
+    "feed": None,  # the food taken says the rest
+    "attack": _attack,
+    "intelligence": lambda e: e.line(player=e.who(), species=_ref(e)),
+    "negate": lambda e: e.line(player=e.who(), species=_ref(e),
+                               trait=trait_name(e["trait"], e.lang)),
+    "pass": lambda e: e.line(player=e.who()),
+    "bags": lambda e: e.line(counts=_counts(e.names, e["counts"], e.lang), wh=e["wh"]),
+    "volcano": lambda e: e.line(source=zone_name(e["from"], e.lang),
+                                target=zone_name(e["to"], e.lang)),
+    "game_over": lambda e: e.ranking(e.line()),
+}
 
 
 # --- refusals ------------------------------------------------------------------------------------
 
-def _malformed(error: IllegalAction, lang: str) -> str | None:
-    """The sentence for a malformed action (``bad_action`` with a ``reason``), or None."""
-    reason = error.params.get("reason")
-    key = f"climate.malformed.{reason}"
-    if error.code != "bad_action" or not isinstance(reason, str) or not has(key):
-        return None
-    expected = error.params.get("expected")
-    return t(key, lang, field=str(error.params.get("field")),
-             expected=t(f"climate.malformed.expected.{expected}", lang))
+def _card(card: str, lang: str) -> str:
+    """A card in a refusal: its trait."""
+    trait = card_trait(card)
+    return trait_name(trait, lang) if trait else card
+
+
+def _blockers(blockers: list, lang: str, names: list[str]) -> str:
+    return ", ".join(t("climate.error.blocker_body", lang) if b == "body" else trait_name(b, lang)
+                     for b in blockers) or "—"
+
+
+REFUSAL = {"waiting": WAITING, "player": SEAT, "species": named(species_ref, int),
+           "target": named(species_ref, int), "card": named(_card), "trait": named(trait_name),
+           "blockers": (list, _blockers), "what": word("climate.growth"),
+           "side": word("climate.side"), "action": word("climate.action"),
+           "phase": word("climate.phase")}
 
 
 def explain(error: IllegalAction, names: list[str] | None = None, lang: str = "en") -> str:
     """The sentence for a refused action (sent privately to the player who tried it)."""
-    malformed = _malformed(error, lang)
-    if malformed is not None:
-        return malformed
-    params = dict(error.params)
-    names = names or []
-    if isinstance(params.get("waiting"), list):
-        params["waiting"] = ", ".join(_who(names, p) for p in params["waiting"]) or "—"
-    if isinstance(params.get("player"), int):
-        params["player"] = _who(names, params["player"])
-    for field in ("species", "target"):
-        if isinstance(params.get(field), int):
-            params[field] = species_ref(params[field], lang)
-    if isinstance(params.get("card"), str):
-        trait = card_trait(params["card"])
-        params["card"] = trait_name(trait, lang) if trait else params["card"]
-    if isinstance(params.get("trait"), str):
-        params["trait"] = trait_name(params["trait"], lang)
-    if isinstance(params.get("blockers"), list):
-        params["blockers"] = ", ".join(
-            t("climate.error.blocker_body", lang) if b == "body" else trait_name(b, lang)
-            for b in params["blockers"]) or "—"
-    if isinstance(params.get("what"), str) and has(f"climate.growth.{params['what']}"):
-        params["what"] = t(f"climate.growth.{params['what']}", lang)
-    if isinstance(params.get("side"), str) and has(f"climate.side.{params['side']}"):
-        params["side"] = t(f"climate.side.{params['side']}", lang)
-    if isinstance(params.get("action"), str) and has(f"climate.action.{params['action']}"):
-        params["action"] = t(f"climate.action.{params['action']}", lang)
-    if isinstance(params.get("phase"), str) and has(f"climate.phase.{params['phase']}"):
-        params["phase"] = t(f"climate.phase.{params['phase']}", lang)
-    key = f"climate.error.{error.code}"
-    if not has(key):
-        key = "climate.error.bad_action"
-    return _capital(t(key, lang, **params), lang)
+    return _capital(refusal("climate", error, names, lang, REFUSAL), lang)

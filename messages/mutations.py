@@ -8,7 +8,8 @@ food) are built here too, from a public view (``MUTATIONS.view(state, None)``).
 from __future__ import annotations
 
 from engine.core import IllegalAction
-from messages import has, t
+from messages import common, has, t
+from messages.common import SEAT, WAITING, Event, Wording, named, refusal, who, word
 
 TOKEN_KINDS = ("food", "burrow", "parasite")
 
@@ -30,13 +31,7 @@ def animal_ref(aid, lang: str = "en") -> str:
     return t("mutations.animal_ref", lang, id=aid)
 
 
-def _who(names: list[str], p) -> str:
-    if isinstance(p, int) and 0 <= p < len(names):
-        return names[p]
-    return "?"
-
-
-def _owned(names: list[str], owner, sid, lang: str) -> str:
+def owned(names: list[str], owner, sid, lang: str) -> str:
     if isinstance(owner, int) and 0 <= owner < len(names):
         return t("mutations.species_of", lang, player=names[owner], id=sid)
     return species_ref(sid, lang)
@@ -81,7 +76,7 @@ def animal_label(view: dict, aid: int, names: list[str], lang: str = "en",
     if aid not in animals:
         return animal_ref(aid, lang)
     p, sp, a = animals[aid]
-    ref = _owned(names, p, sp["id"], lang) if owner_shown else species_ref(sp["id"], lang)
+    ref = owned(names, p, sp["id"], lang) if owner_shown else species_ref(sp["id"], lang)
     ref += f" ({traits_label(sp['all_traits'], lang)})" if sp["all_traits"] else ""
     return t("mutations.bot.option_animal", lang, id=aid, species=ref,
              state=animal_state(sp, a, lang))
@@ -106,7 +101,7 @@ def action_label(action: dict, view: dict, names: list[str], lang: str = "en") -
         traits = traits_label(found[1]["all_traits"], lang) if found else "?"
         tgt = species.get(action["target"])
         if tgt:
-            target = _owned(names, tgt[0], action["target"], lang)
+            target = owned(names, tgt[0], action["target"], lang)
             if tgt[1]["all_traits"]:
                 target += f" ({traits_label(tgt[1]['all_traits'], lang)})"
         else:
@@ -139,172 +134,168 @@ def action_label(action: dict, view: dict, names: list[str], lang: str = "en") -
 
 # --- events --------------------------------------------------------------------------------------
 
+def _owned(e: Event, field: str = "player") -> str:
+    """The event's species, with the name of the seat in ``field``."""
+    return owned(e.names, e.get(field), e.get("species"), e.lang)
+
+
+def _sp(e: Event) -> str:
+    return species_ref(e.get("species"), e.lang)
+
+
+def _setup(e: Event) -> str:
+    line = e.line(deck=e["deck"], species=e["species"], main=e["main"], player=e.who("first"))
+    if e.get("divergence"):
+        line += " " + e.line("setup_divergence")
+    return line
+
+
+def _new_species(e: Event) -> str:
+    reason = e.get("reason")
+    return e.line(f"new_species_{reason}" if reason in ("no_place", "dark") else None,
+                  player=e.who(), species=_sp(e), trait=trait_name(e.get("trait"), e.lang))
+
+
+def _simplification(e: Event) -> str:
+    new = ", ".join(species_ref(x, e.lang) for x in e["new"])
+    if e.get("removed") is None:
+        return e.line("simplification_alone", species=_sp(e), new=new)
+    return e.line(species=_sp(e), new=new, trait=trait_name(e["removed"], e.lang))
+
+
+def _pass(e: Event) -> str | None:
+    if e.get("forced"):
+        if e["phase"] == "development":
+            return None  # an empty deck: nothing a player chose
+        return e.line("pass_forced", player=e.who())
+    return e.line(f"pass_{e['phase']}", player=e.who())
+
+
 def _left(left: dict, lang: str) -> str:
     parts = [t("mutations.event.left_part", lang, count=left[k], token=t(f"mutations.token.{k}", lang))
              for k in ("food", "burrows", "parasites") if left.get(k)]
     return ", ".join(parts)
 
 
+def _phase_end(e: Event) -> str:
+    left = _left(e.get("left") or {}, e.lang)
+    if e["phase"] == "feeding" and left:
+        return e.line("phase_end_feeding", left=left)
+    return e.line(phase=t(f"mutations.phase.{e['phase']}", e.lang))
+
+
+def _climate(e: Event) -> str:
+    dice = " · ".join("+".join(str(f) for f in e["dice"][x])
+                      for x in ("food", "burrows", "parasites") if e["dice"].get(x))
+    return e.line(player=e.who(), food=e["food"], burrows=e["burrows"],
+                  parasites=e["parasites"], dice=dice or "—")
+
+
+def _attack(e: Event) -> str:
+    target = owned(e.names, e.get("owner"), e["target"], e.lang)
+    if e.get("ignore"):
+        return e.line("attack_ignoring", player=e.who(), animal=e["animal"], species=_sp(e),
+                      target=target, trait=trait_name(e["ignore"], e.lang))
+    return e.line(player=e.who(), animal=e["animal"], species=_sp(e), target=target)
+
+
+def _redirect(e: Event) -> str:
+    if e["from"] == e["to"]:
+        return e.line("redirect_kept", player=e.who(), target=species_ref(e["to"], e.lang))
+    return e.line(player=e.who(), source=species_ref(e["from"], e.lang),
+                  target=species_ref(e["to"], e.lang))
+
+
+def _loss(e: Event) -> str:
+    owner = e.get("owner", e.get("player"))
+    return e.line(f"{e.type}_extinct" if e.get("extinct") else None, animal=e["animal"],
+                  species=owned(e.names, owner, e.get("species"), e.lang))
+
+
+def _draw(e: Event) -> str:
+    counts = ", ".join(e.line("draw_part", player=who(e.names, p), count=c)
+                       for p, c in enumerate(e["counts"]))
+    return e.line(counts=counts, main=e["main"])
+
+
+def _game_over(e: Event) -> str:
+    ranked = {r["player"] for r in e["ranking"]}
+    return "\n".join([e.ranking(e.line())] + [
+        e.line("score_line", player=who(e.names, p), total=s["total"], animals=s["animals"],
+               traits=s["traits"], bonus=s["bonus"])
+        for p, s in enumerate(e["scores"]) if p in ranked])
+
+
+def _animal(e: Event) -> str:
+    """A line of a player's animal of a species (``player``, ``animal``, ``species``)."""
+    return e.line(player=e.who(), animal=e["animal"], species=_sp(e))
+
+
+def _trait(e: Event) -> str:
+    return e.line(player=e.who(), species=_sp(e), trait=trait_name(e["trait"], e.lang))
+
+
+EVENTS: dict[str, Wording] = {
+    "setup": _setup,
+    "turn_start": lambda e: e.line("turn_start_last" if e["last"] else None, turn=e["turn"],
+                                   player=e.who("first"), main=e["main"]),
+    "new_deck": lambda e: e.line(player=e.who(), count=e["count"]),
+    "new_animal": lambda e: e.line("new_animal_budding" if e["reason"] == "budding" else None,
+                                   player=e.who(), species=_sp(e)),
+    "extremophile": lambda e: e.line(player=e.who(), species=_sp(e)),
+    "new_species": _new_species,
+    "declare": None,  # the next line says where the turned trait went (or that it is asked)
+    "dark_choice": _trait,
+    "trait": _trait,
+    "trait_passes": lambda e: e.line(player=e.who(), trait=trait_name(e["trait"], e.lang),
+                                     source=species_ref(e["from"], e.lang),
+                                     target=species_ref(e["to"], e.lang)),
+    "simplification": _simplification,
+    "split": lambda e: e.line(player=e.who(), species=_sp(e),
+                              new=species_ref(e["new"], e.lang)),
+    "pass": _pass,
+    "phase_end": _phase_end,
+    "climate": _climate,
+    "graze": lambda e: e.line(player=e.who(), count=e["count"]),
+    "food": lambda e: e.line("food_fed" if e["fed"] else None, player=e.who(),
+                             animal=e["animal"], species=_sp(e)),
+    "burrow": _animal,
+    "bark_beetle": _animal,
+    "poisoned": _animal,
+    "parasite": lambda e: e.line(player=e.who(), animal=e["animal"], species=_owned(e, "owner")),
+    "attack": _attack,
+    "mimicry_choice": lambda e: e.line(player=e.who(), species=_owned(e)),
+    "eat_choice": lambda e: e.line(player=e.who(), species=_owned(e)),
+    "lose_choice": lambda e: e.line(player=e.who(), species=_owned(e)),
+    "redirect": _redirect,
+    "running": lambda e: e.line(None if e["escaped"] else "running_caught",
+                                species=_owned(e, "owner"), die=e["die"]),
+    "eaten": _loss,
+    "parasite_loss": _loss,
+    "starved": _loss,
+    "meal": lambda e: e.line("meal_fed" if e["fed"] else None, player=e.who(),
+                             animal=e["animal"], blue=e["blue"]),
+    "scavenge_choice": lambda e: e.line(player=e.who()),
+    "scavenge": lambda e: e.line(player=e.who(), animal=e["animal"], species=_owned(e)),
+    "draw": _draw,
+    "game_over": _game_over,
+}
+
+
 def describe(event: dict, names: list[str], lang: str = "en") -> str | None:
     """One line for an event, or None for events that are not worth a line."""
-    kind = event["type"]
-    who = _who(names, event.get("player"))
-    k = f"mutations.event.{kind}"
-    sid = event.get("species")
-    sp = species_ref(sid, lang)
-    if kind == "setup":
-        line = t(k, lang, deck=event["deck"], species=event["species"], main=event["main"],
-                 player=_who(names, event["first"]))
-        if event.get("divergence"):
-            line += " " + t("mutations.event.setup_divergence", lang)
-        return line
-    if kind == "turn_start":
-        key = "mutations.event.turn_start_last" if event["last"] else k
-        return t(key, lang, turn=event["turn"], player=_who(names, event["first"]),
-                 main=event["main"])
-    if kind == "new_deck":
-        return t(k, lang, player=who, count=event["count"])
-    if kind == "new_animal":
-        key = "mutations.event.new_animal_budding" if event["reason"] == "budding" else k
-        return t(key, lang, player=who, species=sp)
-    if kind == "extremophile":
-        return t(k, lang, player=who, species=sp)
-    if kind == "new_species":
-        reason = event.get("reason")
-        key = f"mutations.event.new_species_{reason}" if reason in ("no_place", "dark") else k
-        return t(key, lang, player=who, species=sp, trait=trait_name(event.get("trait"), lang))
-    if kind == "declare":
-        return None  # the next line says where the turned trait went (or that it is asked)
-    if kind in ("dark_choice", "trait"):
-        return t(k, lang, player=who, species=sp, trait=trait_name(event["trait"], lang))
-    if kind == "trait_passes":
-        return t(k, lang, player=who, trait=trait_name(event["trait"], lang),
-                 source=species_ref(event["from"], lang), target=species_ref(event["to"], lang))
-    if kind == "simplification":
-        new = ", ".join(species_ref(x, lang) for x in event["new"])
-        if event.get("removed") is None:
-            return t("mutations.event.simplification_alone", lang, species=sp, new=new)
-        return t(k, lang, species=sp, new=new, trait=trait_name(event["removed"], lang))
-    if kind == "split":
-        return t(k, lang, player=who, species=sp, new=species_ref(event["new"], lang))
-    if kind == "pass":
-        if event.get("forced"):
-            if event["phase"] == "development":
-                return None  # an empty deck: nothing a player chose
-            return t("mutations.event.pass_forced", lang, player=who)
-        return t(f"mutations.event.pass_{event['phase']}", lang, player=who)
-    if kind == "phase_end":
-        left = _left(event.get("left") or {}, lang)
-        if event["phase"] == "feeding" and left:
-            return t("mutations.event.phase_end_feeding", lang, left=left)
-        return t(k, lang, phase=t(f"mutations.phase.{event['phase']}", lang))
-    if kind == "climate":
-        dice = " · ".join("+".join(str(f) for f in event["dice"][x])
-                          for x in ("food", "burrows", "parasites") if event["dice"].get(x))
-        return t(k, lang, player=who, food=event["food"], burrows=event["burrows"],
-                 parasites=event["parasites"], dice=dice or "—")
-    if kind == "graze":
-        return t(k, lang, player=who, count=event["count"])
-    if kind == "food":
-        key = "mutations.event.food_fed" if event["fed"] else k
-        return t(key, lang, player=who, animal=event["animal"], species=sp)
-    if kind in ("burrow", "bark_beetle"):
-        return t(k, lang, player=who, animal=event["animal"], species=sp)
-    if kind == "parasite":
-        return t(k, lang, player=who, animal=event["animal"],
-                 species=_owned(names, event["owner"], sid, lang))
-    if kind == "attack":
-        target = _owned(names, event["owner"], event["target"], lang)
-        if event.get("ignore"):
-            return t("mutations.event.attack_ignoring", lang, player=who, animal=event["animal"],
-                     species=sp, target=target, trait=trait_name(event["ignore"], lang))
-        return t(k, lang, player=who, animal=event["animal"], species=sp, target=target)
-    if kind in ("mimicry_choice", "eat_choice", "lose_choice"):
-        return t(k, lang, player=who, species=_owned(names, event.get("player"), sid, lang))
-    if kind == "redirect":
-        if event["from"] == event["to"]:
-            return t("mutations.event.redirect_kept", lang, player=who,
-                     target=species_ref(event["to"], lang))
-        return t(k, lang, player=who, source=species_ref(event["from"], lang),
-                 target=species_ref(event["to"], lang))
-    if kind == "running":
-        key = k if event["escaped"] else "mutations.event.running_caught"
-        return t(key, lang, species=_owned(names, event.get("owner"), sid, lang),
-                 die=event["die"])
-    if kind in ("eaten", "parasite_loss", "starved"):
-        key = f"{k}_extinct" if event.get("extinct") else k
-        owner = event.get("owner", event.get("player"))
-        return t(key, lang, animal=event["animal"], species=_owned(names, owner, sid, lang))
-    if kind == "poisoned":
-        return t(k, lang, player=who, animal=event["animal"], species=sp)
-    if kind == "meal":
-        key = "mutations.event.meal_fed" if event["fed"] else k
-        return t(key, lang, player=who, animal=event["animal"], blue=event["blue"])
-    if kind == "scavenge_choice":
-        return t(k, lang, player=who)
-    if kind == "scavenge":
-        return t(k, lang, player=who, animal=event["animal"],
-                 species=_owned(names, event.get("player"), sid, lang))
-    if kind == "draw":
-        counts = ", ".join(t("mutations.event.draw_part", lang, player=_who(names, p), count=c)
-                           for p, c in enumerate(event["counts"]))
-        return t(k, lang, counts=counts, main=event["main"])
-    if kind == "game_over":
-        lines = [t(k, lang)]
-        by_player = {r["player"]: r for r in event["ranking"]}
-        for row in event["ranking"]:
-            lines.append(t("mutations.event.ranking_line", lang, rank=row["rank"],
-                           player=_who(names, row["player"]), score=row["score"],
-                           lost=row["lost"]))
-        for p, s in enumerate(event["scores"]):
-            if p in by_player:
-                lines.append(t("mutations.event.score_line", lang, player=_who(names, p),
-                               total=s["total"], animals=s["animals"], traits=s["traits"],
-                               bonus=s["bonus"]))
-        return "\n".join(lines)
-    return None
+    return common.describe("mutations", EVENTS, event, names, lang)
 
 
 # --- refusals ------------------------------------------------------------------------------------
 
-def _malformed(error: IllegalAction, lang: str) -> str | None:
-    """The sentence for a malformed action (``bad_action`` with a ``reason``), or None."""
-    reason = error.params.get("reason")
-    key = f"mutations.malformed.{reason}"
-    if error.code != "bad_action" or not isinstance(reason, str) or not has(key):
-        return None
-    expected = error.params.get("expected")
-    return t(key, lang, field=str(error.params.get("field")),
-             expected=t(f"mutations.malformed.expected.{expected}", lang))
+REFUSAL = {"waiting": WAITING, "player": SEAT, "species": named(species_ref, int),
+           "target": named(species_ref, int), "animal": named(animal_ref, int),
+           "trait": named(trait_name), "token": word("mutations.token"),
+           "choice": word("mutations.choice"), "action": word("mutations.action"),
+           "phase": word("mutations.phase")}
 
 
 def explain(error: IllegalAction, names: list[str] | None = None, lang: str = "en") -> str:
     """The sentence for a refused action."""
-    malformed = _malformed(error, lang)
-    if malformed is not None:
-        return malformed
-    params = dict(error.params)
-    names = names or []
-    if isinstance(params.get("waiting"), list):
-        params["waiting"] = ", ".join(_who(names, p) for p in params["waiting"]) or "—"
-    if isinstance(params.get("player"), int):
-        params["player"] = _who(names, params["player"])
-    for field in ("species", "target"):
-        if isinstance(params.get(field), int):
-            params[field] = species_ref(params[field], lang)
-    if isinstance(params.get("animal"), int):
-        params["animal"] = animal_ref(params["animal"], lang)
-    if isinstance(params.get("trait"), str):
-        params["trait"] = trait_name(params["trait"], lang)
-    if isinstance(params.get("token"), str) and has(f"mutations.token.{params['token']}"):
-        params["token"] = t(f"mutations.token.{params['token']}", lang)
-    if isinstance(params.get("choice"), str) and has(f"mutations.choice.{params['choice']}"):
-        params["choice"] = t(f"mutations.choice.{params['choice']}", lang)
-    if isinstance(params.get("action"), str) and has(f"mutations.action.{params['action']}"):
-        params["action"] = t(f"mutations.action.{params['action']}", lang)
-    if isinstance(params.get("phase"), str) and has(f"mutations.phase.{params['phase']}"):
-        params["phase"] = t(f"mutations.phase.{params['phase']}", lang)
-    key = f"mutations.error.{error.code}"
-    if not has(key):
-        key = "mutations.error.bad_action"
-    return t(key, lang, **params)
+    return refusal("mutations", error, names, lang, REFUSAL)
