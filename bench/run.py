@@ -2,12 +2,11 @@
 
     python bench/run.py            all figures
     python bench/run.py evo.apply  only figures whose name starts with a prefix
-    python bench/run.py cubosaurs  the Cubosaurs engine figures
-    python bench/run.py mutations  the Random Mutations engine figures
-    python bench/run.py climate    the Evolution: Climate engine figures
+    python bench/run.py cubosaurs  one game's engine figures (any registered kind: each
+                                   game's description, ``bench``, says which it has)
     python bench/run.py ratings    one finished game's rating update (host/ratings.py)
     python bench/run.py table      what a whole game writes to its channel (bench/table_bench.py)
-    python bench/run.py replay     a whole 4-player EVO game replayed to its GIF (host/replay.py)
+    python bench/run.py replay     a whole 4-player game replayed to its GIF (host/replay.py)
     python bench/run.py ops        SIGTERM to exit with 50 live games, the metrics' cost
                                    (bench/ops_bench.py; only when asked: it runs bot.py)
     python bench/run.py ai         the AI seats' quick figures (bench/ai_matchup.py, few games):
@@ -24,12 +23,13 @@ import random
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Seat  # noqa: E402
-from engine.evo import EVO  # noqa: E402
+from engine.core import descriptions  # noqa: E402
 
 SEATS = {n: [Seat(f"s{i}", f"P{i}") for i in range(n)] for n in range(2, 9)}
 
@@ -75,104 +75,59 @@ def apply_us(rules, options: dict | None = None, games: int = 20) -> float:
     return statistics.median(samples)
 
 
-def bench_engine(out) -> None:
-    seeds = iter(range(10_000))
-    out("evo.game.random_ms", median_ms(lambda: play(EVO, next(seeds)), 41), "ms")
-    seeds = iter(range(10_000))
-    out("evo.game.ai_ms", median_ms(lambda: play(EVO, next(seeds), level="fast"), 11), "ms")
-    out("evo.apply_us", apply_us(EVO, games=30), "us")
+def bench_game(out, d) -> None:
+    """A game's engine figures (``d``: its description; ``d.bench`` says which): whole
+    4-player games of random players (plain and with its ``option`` on), of fast AI seats
+    (and of strong ones), one action's median time, and a mid-game save's load and size."""
+    name, rules, b = d.kind, d.rules, d.bench
 
-    steps = iter(range(121))
-    state, _ = play(EVO, 3, until=lambda _s: next(steps) == 120)  # part-way through a game
-    data = EVO.to_json(state)
-
-    def save_load():
-        EVO.from_json(json.loads(json.dumps(EVO.to_json(state))))
-
-    out("evo.save_load_us", median_ms(save_load, 301) * 1000, "us")
-    out("evo.state_json_bytes", len(json.dumps(data)), "bytes")
-
-
-def bench_cubosaurs(out) -> None:
-    from engine.cubosaurs import CUBOSAURS as CUBO
-
-    advanced = {"advanced": True}
-    seeds = iter(range(10_000))
-    out("cubosaurs.game.random_ms", median_ms(lambda: play(CUBO, next(seeds)), 41), "ms")
-    seeds = iter(range(10_000))
-    out("cubosaurs.game.random_advanced_ms",
-        median_ms(lambda: play(CUBO, next(seeds), options=advanced), 41), "ms")
-    seeds = iter(range(10_000))
-    out("cubosaurs.game.ai_fast_ms",
-        median_ms(lambda: play(CUBO, next(seeds), options=advanced, level="fast"), 11), "ms")
-    out("cubosaurs.apply_us", apply_us(CUBO, advanced), "us")
-
-
-def bench_game(out, name: str, rules, option: str, strong_runs: int) -> None:
-    """A game's engine figures: whole 4-player games of random players (plain and with its
-    ``option`` on), of fast and of strong AI seats, and one action's median time."""
     def games(runs: int, **kwargs) -> float:
         seeds = iter(range(10_000))
         return median_ms(lambda: play(rules, next(seeds), **kwargs), runs)
 
     out(f"{name}.game.random_ms", games(41), "ms")
-    out(f"{name}.game.random_{option}_ms", games(41, options={option: True}), "ms")
-    out(f"{name}.game.ai_fast_ms", games(11, level="fast"), "ms")
-    out(f"{name}.game.ai_strong_ms", games(strong_runs, level="strong"), "ms")
-    out(f"{name}.apply_us", apply_us(rules), "us")
+    if b.option:
+        out(f"{name}.game.random_{b.option}_ms", games(41, options={b.option: True}), "ms")
+    out(f"{name}.game.{b.ai_figure}_ms", games(11, options=dict(b.ai_options), level="fast"),
+        "ms")
+    if b.strong_runs:
+        out(f"{name}.game.ai_strong_ms", games(b.strong_runs, level="strong"), "ms")
+    out(f"{name}.apply_us", apply_us(rules, dict(b.ai_options), games=b.apply_games), "us")
+    if b.save_load:
+        steps = iter(range(121))
+        state, _ = play(rules, 3, until=lambda _s: next(steps) == 120)  # part-way through
+        data = rules.to_json(state)
 
+        def save_load():
+            rules.from_json(json.loads(json.dumps(rules.to_json(state))))
 
-def bench_mutations(out) -> None:
-    from engine.mutations import MUTATIONS
-
-    bench_game(out, "mutations", MUTATIONS, "divergence", 5)
-
-
-def bench_climate(out) -> None:
-    from engine.climate import CLIMATE
-
-    bench_game(out, "climate", CLIMATE, "quick", 3)
+        out(f"{name}.save_load_us", median_ms(save_load, 301) * 1000, "us")
+        out(f"{name}.state_json_bytes", len(json.dumps(data)), "bytes")
 
 
 def bench_render(out) -> None:
-    from images.evo import bench_render as run
+    """Per game with a renderer that has ``bench_render``: draw + encode against encode alone
+    at the position its description's ``bench.render_at`` gives (seed 1), or the renderer's
+    own position."""
+    import importlib
 
-    figures = run(seed=1)
-    out("render.evo.ms", figures["render_ms"], "ms")
-    out("render.evo.encode_ms", figures["encode_ms"], "ms")
-    out("render.evo.ratio_to_encode", figures["ratio"], "x")
-    from engine.cubosaurs import CUBOSAURS as CUBO
-    from images.cubosaurs import bench_render as run_cubo
-
-    # a 4-player advanced game 25 actions into its second round
-    later = iter(range(26))
-    state, _ = play(CUBO, 1, options={"advanced": True},
-                    until=lambda s: s.round == 2 and next(later) == 25)
-    figures = run_cubo(CUBO.view(state, None), 21)
-    out("render.cubosaurs.ms", figures["render_ms"], "ms")
-    out("render.cubosaurs.encode_ms", figures["encode_ms"], "ms")
-    out("render.cubosaurs.ratio_to_encode", figures["ratio"], "x")
-    from engine.mutations import MUTATIONS as MUT
-    from images.mutations import bench_render as run_mut
-
-    # a 5-player game (two boxes) of fast AI seats, 20 actions into the feeding of turn 3
-    later = iter(range(21))
-    state, _ = play(MUT, 1, players=5, level="fast",
-                    until=lambda s: s.turn == 3 and s.phase == "feeding" and next(later) == 20)
-    figures = run_mut(MUT.view(state, None), 21)
-    out("render.mutations.ms", figures["render_ms"], "ms")
-    out("render.mutations.encode_ms", figures["encode_ms"], "ms")
-    out("render.mutations.ratio_to_encode", figures["ratio"], "x")
-    from engine.climate import CLIMATE as CLI
-    from images.climate import bench_render as run_cli
-
-    # a 4-player game of fast AI seats in the feeding of round 3
-    state, _ = play(CLI, 1, level="fast",
-                    until=lambda s: s.round == 3 and s.phase == "feeding")
-    figures = run_cli(CLI.view(state, None), 21)
-    out("render.climate.ms", figures["render_ms"], "ms")
-    out("render.climate.encode_ms", figures["encode_ms"], "ms")
-    out("render.climate.ratio_to_encode", figures["ratio"], "x")
+    for d in descriptions():
+        if not d.renderer:
+            continue
+        run = getattr(importlib.import_module(d.renderer.partition(":")[0]), "bench_render",
+                      None)
+        if run is None:
+            continue
+        if d.bench.render_at is None:
+            figures = run()
+        else:
+            players, options, level, until = d.bench.render_at()
+            state, _ = play(d.rules, 1, players=players, options=options, level=level,
+                            until=until)
+            figures = run(d.rules.view(state, None), 21)
+        out(f"render.{d.kind}.ms", figures["render_ms"], "ms")
+        out(f"render.{d.kind}.encode_ms", figures["encode_ms"], "ms")
+        out(f"render.{d.kind}.ratio_to_encode", figures["ratio"], "x")
 
 
 def bench_ratings(out) -> None:
@@ -188,27 +143,35 @@ def bench_ratings(out) -> None:
 
 
 def bench_replay(out) -> None:
-    """A whole 4-player EVO game of fast AI seats replayed from its seed and action log to
-    the animated GIF (host.replay.build_replay: the engine again with every phase's view,
-    each image drawn, the GIF encoded under 8 MB, the final state checked)."""
+    """A whole 4-player game of fast AI seats replayed from its seed and action log to the
+    animated GIF (host.replay.build_replay: the engine again with every phase's view, each
+    image drawn, the GIF encoded under 8 MB, the final state checked), for the games whose
+    description asks (``bench.replay``)."""
     from host.replay import build_replay
     from store import ActionRow
 
-    seats = SEATS[4]
-    state = EVO.new_game(seats, 1, {})
-    rows = []
-    while not EVO.is_over(state):
-        p = EVO.to_act(state)[0]
-        action = EVO.ai_action(state, p, "fast")
-        EVO.apply_in_place(state, p, action)
-        rows.append(ActionRow(0, len(rows) + 1, seats[p].id, action, 0.0))
-    stored = json.loads(json.dumps(EVO.to_json(state)))
-    made = []
-    ms = median_ms(lambda: made.append(build_replay(0, "evo", seats, 1, {}, rows, stored)), 3)
-    assert made[-1].exact, made[-1].error
-    out("replay.evo.ms", ms, "ms")
-    out("replay.evo.gif_kb", made[-1].size / 1024, "KB")
-    out("replay.evo.frames", made[-1].frames, "frames")
+    for d in descriptions():
+        if not d.bench.replay:
+            continue
+        rules, seats = d.rules, SEATS[4]
+        state = rules.new_game(seats, 1, {})
+        rows = []
+        while not rules.is_over(state):
+            p = rules.to_act(state)[0]
+            action = rules.ai_action(state, p, "fast")
+            rules.apply_in_place(state, p, action)
+            rows.append(ActionRow(0, len(rows) + 1, seats[p].id, action, 0.0))
+        stored = json.loads(json.dumps(rules.to_json(state)))
+        made = []
+        ms = median_ms(partial(_replay_into, made, build_replay, d.kind, seats, rows, stored), 3)
+        assert made[-1].exact, made[-1].error
+        out(f"replay.{d.kind}.ms", ms, "ms")
+        out(f"replay.{d.kind}.gif_kb", made[-1].size / 1024, "KB")
+        out(f"replay.{d.kind}.frames", made[-1].frames, "frames")
+
+
+def _replay_into(made: list, build_replay, kind, seats, rows, stored) -> None:
+    made.append(build_replay(0, kind, seats, 1, {}, rows, stored))
 
 
 def bench_host(out) -> None:
@@ -234,14 +197,16 @@ def bench_ai(out) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import ai_matchup as M
 
-    for game, play, jobs_for, games in (
-            ("mutations", M.play_mutations_game, M.mutations_jobs_for, 14),
-            ("climate", M.play_climate_game, M.climate_jobs_for, 15)):
+    for d in descriptions():
+        game, games = d.kind, d.bench.ai_games
+        if not games:
+            continue
         all_jobs = []
         for key in "bc":
             hero, other = M.MATCHUPS[key]
-            all_jobs += [(key, (*j, True)) for j in jobs_for(hero, other, games, 1000, "mixed")]
-        per_key, times, _ = M.run_jobs(all_jobs, play, 1)
+            all_jobs += [(key, (*j, True)) for j in M.jobs(game, hero, other, games, 1000,
+                                                           "mixed")]
+        per_key, times, _ = M.run_jobs(all_jobs, partial(M.play_job, game), 1)
         for key, name in (("b", "strong_vs_fast"), ("c", "fast_vs_random")):
             sm = M.summarize(key, M.MATCHUPS[key][0], per_key[key])
             out(f"ai.{game}.{name}.win", sm["win"], f"share ({sm['games']} games)")
@@ -273,14 +238,9 @@ def main(argv: list[str]) -> int:
         if name.startswith(prefix):
             print(f"{name} {value:.3f} {unit}", flush=True)
 
-    if "evo".startswith(prefix[:3]) or not prefix:
-        bench_engine(out)
-    if "cubosaurs".startswith(prefix[:9]) or not prefix:
-        bench_cubosaurs(out)
-    if "mutations".startswith(prefix[:9]) or not prefix:
-        bench_mutations(out)
-    if "climate".startswith(prefix[:7]) or not prefix:
-        bench_climate(out)
+    for d in descriptions():  # each game's engine figures, under its kind
+        if not prefix or d.kind.startswith(prefix[:len(d.kind)]):
+            bench_game(out, d)
     if "render".startswith(prefix[:6]) or not prefix:
         bench_render(out)
     if "replay".startswith(prefix[:6]) or not prefix:
