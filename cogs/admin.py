@@ -62,9 +62,6 @@ class Admin(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*community.DYNAMIC_ITEMS)
-
     # Visible to everyone: players use stats, leaderboard, history, replay and undo; the
     # settings and sync check who asks when they run.
     darwin = app_commands.Group(

@@ -65,8 +65,8 @@ class DarwinBot(commands.AutoShardedBot):
         self.tree.interaction_check = load_channel_game  # the channel's game, loaded on use
 
     async def setup_hook(self) -> None:
-        from cogs.lobby import LobbyButton
-        from cogs.table import ActButton, ActSelect, HandButton, TableListener
+        from cogs.components import register
+        from cogs.table import TableListener
         from store import Store, configured_target
 
         if self.freeze_after_start:  # a real process (bot.py): SIGTERM/SIGINT stop it cleanly
@@ -81,7 +81,7 @@ class DarwinBot(commands.AutoShardedBot):
                              ai_level=games.get("ai_level", "fast"), listener=self.listener,
                              window_delay=float(games.get("window_delay", 2.0)),
                              shards=self.shard_plan.host_shards)
-        self.add_dynamic_items(LobbyButton, ActButton, ActSelect, HandButton)
+        register(self)  # every button and menu (cogs/components.py PREFIXES), once
         await self.tree.set_translator(CatalogueTranslator(self.tree))
         for ext in extensions():
             await self.load_extension(ext)

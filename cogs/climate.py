@@ -32,8 +32,6 @@ import discord
 from discord import app_commands
 
 from cogs.common import (
-    LoadsGame,
-    answers_failures,
     decode_action,
     encode_action,
     quiet_autocomplete,
@@ -42,8 +40,9 @@ from cogs.common import (
     send_ephemeral,
 )
 from cogs.community import UndoButton, undo_offer
+from cogs.components import Component, hint_id
 from cogs.game import MAX_CHOICES, GameCog
-from cogs.table import ActButton, ActSelect, HandButton, game_cog
+from cogs.table import ActButton, ActSelect, HandButton
 from cogs.translator import slash
 from engine import IllegalAction
 from host import HostError, LiveGame
@@ -100,8 +99,7 @@ def card_uses(action: dict) -> str | None:
 
 # --- the private panel's card menu ----------------------------------------------------------------
 
-class CardPick(LoadsGame, discord.ui.DynamicItem[discord.ui.Select],
-               template=r"dw:ck:(?P<game>\d+):(?P<seat>\d+)"):
+class CardPick(Component, prefix="ck", fields=r"(?P<game>\d+):(?P<seat>\d+)"):
     """The private panel's **Choose a card…**: it acts on nothing, it only redraws the panel
     with what the chosen card may do (so it needs no position)."""
 
@@ -109,26 +107,26 @@ class CardPick(LoadsGame, discord.ui.DynamicItem[discord.ui.Select],
                  options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"dw:ck:{game_id}:{seat}", placeholder=placeholder,
+            custom_id=self.make_id(game_id, seat), placeholder=placeholder,
             options=options or [discord.SelectOption(label="-", value="-")]))
         self.game_id = game_id
         self.seat = seat
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["seat"]), list(item.options), item.placeholder)
+    def rebuild(cls, fields, item):
+        return cls(fields["game"], fields["seat"], list(item.options), item.placeholder)
 
-    @answers_failures
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if cog := await game_cog(interaction, self.game_id):
-            await cog.pick_card(interaction, self.seat, self.item.values[0])
+    async def run(self, interaction: discord.Interaction) -> None:
+        game = self.live_game(interaction)
+        await interaction.client.game_cog(game.kind).pick_card(interaction, game, self.seat,
+                                                               self.item.values[0])
 
 
 def _hint(game: LiveGame, command: str, lang: str) -> discord.ui.Button:
     """A greyed button naming the slash command that lists every choice of a full menu."""
     text = t("climate.bot.btn_more", lang, command=slash(f"climate {command}", lang))
     return discord.ui.Button(label=text[:80], style=discord.ButtonStyle.secondary,
-                             disabled=True, custom_id=f"dw:m:{game.id}:{game.step}:{command}")
+                             disabled=True, custom_id=hint_id(game.id, game.step, command))
 
 
 def hand_png(view: dict, lang: str) -> bytes | None:
@@ -387,13 +385,12 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
         async with self.refusing(interaction):
             await self.send_panel(interaction)
 
-    async def pick_card(self, interaction: discord.Interaction, seat: int, card: str) -> None:
+    async def pick_card(self, interaction: discord.Interaction, game: LiveGame, seat: int,
+                        card: str) -> None:
         """**Choose a card…** in a private panel: the panel again, for that card."""
         lang = reader_lang(interaction)
-        game = self.host.game_in(interaction.channel_id)
-        if game is None or game.status != "active" or game.seat_of(interaction.user.id) != seat:
-            await send_ephemeral(interaction, refusal(HostError("stale_game"), lang))
-            return
+        if game.status != "active" or game.seat_of(interaction.user.id) != seat:
+            raise HostError("stale_game")
         content, view = self.panel(game, seat, lang, card=card)
         await interaction.response.edit_message(content=content, view=view)
 
@@ -401,28 +398,25 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
                     action: dict, seat: int | None = None) -> None:
         """A press on the public table goes the shared way; a press in a private panel
         applies the action and redraws that panel in place, with an Undo button while the
-        move may be taken back (a stale panel is redrawn, with why nothing was done)."""
+        move may be taken back (a panel drawn for a position that is gone, as the host finds,
+        is redrawn as it is now, with why nothing was done)."""
         message = interaction.message
         if message is None or not message.flags.ephemeral:
             await super().press(interaction, game_id, seq, action, seat)
             return
         lang = reader_lang(interaction)
-        game = self.host.game_in(interaction.channel_id)
-        me = game.seat_of(interaction.user.id) if game is not None else None
-        if game is None or game.id != game_id or game.status != "active" or me is None:
-            await send_ephemeral(interaction, refusal(HostError("stale_game"), lang))
-            return
-        if seq != game.key_for(me):
-            content, view = self.panel(game, me, lang, note=t("climate.bot.stale_panel", lang))
-            await interaction.response.edit_message(content=content, view=view)
-            return
-        label = action_label(action, game.rules.view(game.state, me), game.names(), lang)
+        game = self.host.game_in(interaction.channel_id)  # game_id's (the component checked)
+        me = game.seat_of(interaction.user.id)
+        if me is None:
+            raise HostError("not_a_player")
+        before = game.rules.view(game.state, me)  # what the panel showed: the action's words
         await interaction.response.defer()
         extra: list[discord.ui.Item] = []
         try:
             outcome = await self.host.act(interaction.channel_id, interaction.user.id, action,
-                                          game_id=game_id, expected_key=seq)
-            note = t("climate.bot.played", lang, action=label)
+                                          game_id=game_id, expected_key=seq, for_seat=seat)
+            note = t("climate.bot.played", lang,
+                     action=action_label(action, before, game.names(), lang))
             if undo_offer(self.bot, game, interaction.user.id, outcome.seq,
                           lang) is not None:
                 extra.append(UndoButton(game.id, outcome.seq, lang))  # in the panel itself
@@ -717,9 +711,4 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
 
 
 async def setup(bot) -> None:
-    bot.add_dynamic_items(CardPick)
     await bot.add_cog(Climate(bot))
-
-
-async def teardown(bot) -> None:
-    bot.remove_dynamic_items(CardPick)

@@ -82,14 +82,18 @@ def _safe_params(params: dict) -> dict:
 
 def refusal(exc: Exception, lang: str = "en", game=None) -> str:
     """The sentence for a refused action: by the rules of ``game`` (a LiveGame) or the host.
-    The interaction being handled counts as refused (or failed, for an unexpected error)."""
+    The interaction being handled counts as refused (or failed, for an unexpected error).
+    A game's refusal with no game to word it (the game left the channel meanwhile) is the
+    generic sentence: only a game's own catalogue knows its refusal codes."""
     interactions.mark(interactions.REFUSED if isinstance(exc, (IllegalAction, HostError))
                       else interactions.FAILED)
     if isinstance(exc, IllegalAction):
-        kind = game.kind if game is not None else "evo"
-        names = [safe_name(n) for n in game.names()] if game is not None else None
+        if game is None:
+            log.warning("refusal %r worded without its game", exc.code)
+            return t("bot.error_generic", lang)
+        names = [safe_name(n) for n in game.names()]
         safe = IllegalAction(exc.code, **_safe_params(exc.params))
-        return clip(explain(kind, safe, names, lang), 2000)
+        return clip(explain(game.kind, safe, names, lang), 2000)
     if isinstance(exc, HostError):
         return clip(t(f"bot.error.{exc.code}", lang, **_safe_params(exc.params)), 2000)
     return t("bot.error_generic", lang)
@@ -149,34 +153,6 @@ async def load_channel_game(interaction: discord.Interaction) -> bool:
             await send_ephemeral(interaction, refusal(exc, reader_lang(interaction)))
         return False
     return True
-
-
-class LoadsGame:
-    """Mixin for the bot's buttons and menus: the channel's game is loaded before the
-    callback runs."""
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await load_channel_game(interaction)
-
-
-def answers_failures(func):
-    """A button or menu callback whose unexpected failure is logged and answered privately
-    with a sentence (discord.py only logs a failed dynamic item, and the user would see
-    "This interaction failed")."""
-
-    @functools.wraps(func)
-    async def wrapper(self, interaction: discord.Interaction):
-        try:
-            return await func(self, interaction)
-        except Exception:
-            log.exception("component %s failed", type(self).__name__)
-            interactions.mark(interactions.FAILED)
-            try:
-                await send_ephemeral(interaction, t("bot.error_generic", reader_lang(interaction)))
-            except discord.HTTPException:
-                log.warning("could not tell the user that the press failed")
-
-    return wrapper
 
 
 def quiet_autocomplete(func):

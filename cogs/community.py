@@ -17,8 +17,6 @@ from discord import app_commands
 
 from cogs.common import (
     NO_MENTIONS,
-    LoadsGame,
-    answers_failures,
     reader_lang,
     refusal,
     safe_name,
@@ -26,6 +24,7 @@ from cogs.common import (
     table_lang,
     unkept,
 )
+from cogs.components import Component
 from cogs.translator import lookup
 from engine import game_kinds
 from host import HostError, LiveGame, records
@@ -179,16 +178,12 @@ def final_view(game: LiveGame, lang: str, rematch: bool = True) -> discord.ui.Vi
 
 async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     """The Rematch button: a lobby with the same seats and options, posted in the channel;
-    the finished game's message loses its Rematch button."""
+    the finished game's message loses its Rematch button. A refusal is raised (HostError)."""
     from cogs.lobby import lobby_embed, lobby_view
 
     bot = interaction.client
     lang = reader_lang(interaction)
-    try:
-        game = await bot.host.rematch(interaction.channel_id, game_id, interaction.user.id)
-    except HostError as exc:
-        await send_ephemeral(interaction, refusal(exc, lang))
-        return
+    game = await bot.host.rematch(interaction.channel_id, game_id, interaction.user.id)
     public = table_lang(bot, game)
     old = LiveGame(game_id, game.guild_id, game.channel_id, game.kind, "finished", {}, {})
     await interaction.response.edit_message(view=final_view(old, public, rematch=False))
@@ -200,7 +195,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
         text, embed=lobby_embed(game, public), view=lobby_view(game, public),
         allowed_mentions=discord.AllowedMentions(
             users=[discord.Object(int(u)) for u in others], roles=False, everyone=False))
-    game.lobby["messages"]["lobby"] = message.id
+    await bot.host.note_message(game, "lobby", message.id)
     await send_ephemeral(interaction, t("community.rematch.opened", lang))
 
 
@@ -270,41 +265,37 @@ def _day(at: float) -> str:
 # --- buttons ----------------------------------------------------------------------------------
 
 
-class RematchButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"dw:rm:(?P<game>\d+)"):
+class RematchButton(Component, prefix="rm", fields=r"(?P<game>\d+)"):
     """Under a finished game: open a lobby with the same seats and options (once)."""
 
     def __init__(self, game_id: int, lang: str = "en") -> None:
         super().__init__(discord.ui.Button(label=t("community.btn.rematch", lang), emoji="🔁",
                                            style=discord.ButtonStyle.success,
-                                           custom_id=f"dw:rm:{game_id}"))
+                                           custom_id=self.make_id(game_id)))
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
+    def rebuild(cls, fields, item):
+        return cls(fields["game"])
 
-    @answers_failures
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction) -> None:
         await rematch(interaction, self.game_id)
 
 
-class ReplayButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button],
-                   template=r"dw:rp:(?P<game>\d+)"):
+class ReplayButton(Component, prefix="rp", fields=r"(?P<game>\d+)"):
     """A finished game's replay, sent privately to whoever presses."""
 
     def __init__(self, game_id: int, lang: str = "en") -> None:
         super().__init__(discord.ui.Button(label=t("community.btn.replay", lang, game=game_id),
                                            emoji="🎞️", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"dw:rp:{game_id}"))
+                                           custom_id=self.make_id(game_id)))
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
+    def rebuild(cls, fields, item):
+        return cls(fields["game"])
 
-    @answers_failures
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction) -> None:
         await send_replay(interaction, self.game_id, ephemeral=True)
 
 
@@ -347,34 +338,29 @@ async def undo_command(interaction: discord.Interaction) -> None:
     await send_ephemeral(interaction, t("community.undo.done", lang))
 
 
-class UndoButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"dw:u:(?P<game>\d+):(?P<seq>\d+)"):
+class UndoButton(Component, prefix="u", fields=r"(?P<game>\d+):(?P<seq>\d+)"):
     """Private, under the confirmation of a move: take that move back (only that one, only
-    while nobody has played since)."""
+    while nobody has played since). Its answer, done or refused, replaces that confirmation."""
 
     def __init__(self, game_id: int, seq: int, lang: str = "en") -> None:
         super().__init__(discord.ui.Button(label=t("bot.undo.button", lang), emoji="↩️",
                                            style=discord.ButtonStyle.secondary,
-                                           custom_id=f"dw:u:{game_id}:{seq}"))
+                                           custom_id=self.make_id(game_id, seq)))
         self.game_id = game_id
         self.seq = seq
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["seq"]))
+    def rebuild(cls, fields, item):
+        return cls(fields["game"], fields["seq"])
 
-    @answers_failures
-    async def callback(self, interaction: discord.Interaction) -> None:
-        lang = reader_lang(interaction)
-        host = interaction.client.host
-        try:
-            await host.undo(interaction.channel_id, interaction.user.id, game_id=self.game_id,
-                            expected_seq=self.seq)
-        except HostError as exc:
-            text = undo_refusal(exc, lang, host.game_in(interaction.channel_id))
-        else:
-            text = t("community.undo.done", lang)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await interaction.client.host.undo(interaction.channel_id, interaction.user.id,
+                                           game_id=self.game_id, expected_seq=self.seq)
+        await self.answer(interaction, t("community.undo.done", reader_lang(interaction)))
+
+    async def refuse(self, interaction: discord.Interaction, exc: Exception) -> None:
+        game = interaction.client.host.game_in(interaction.channel_id)
+        await self.answer(interaction, undo_refusal(exc, reader_lang(interaction), game))
+
+    async def answer(self, interaction: discord.Interaction, text: str) -> None:
         await interaction.response.edit_message(content=text, view=None)
-
-
-DYNAMIC_ITEMS = (RematchButton, ReplayButton, UndoButton)

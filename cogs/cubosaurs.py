@@ -6,8 +6,6 @@ import discord
 from discord import app_commands
 
 from cogs.common import (
-    LoadsGame,
-    answers_failures,
     decode_action,
     encode_action,
     quiet_autocomplete,
@@ -15,6 +13,7 @@ from cogs.common import (
     send_ephemeral,
     unkept,
 )
+from cogs.components import Component
 from cogs.game import MAX_CHOICES, GameCog
 from cogs.table import ActButton, ActSelect
 from engine import IllegalAction
@@ -58,32 +57,32 @@ def distinct_buys(legal: list[dict], tile: str, names: list[str],
     return list(out.items())
 
 
-class ChoiceButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button],
-                   template=r"dw:c:(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<seat>\d+):(?P<what>[a-z_]+)"):
+class ChoiceButton(Component, prefix="c",
+                   fields=r"(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<seat>\d+):(?P<what>[a-z_]+)"):
     """**Pass…** or **Buy: a tile**: answers the presser privately with the choices (the card
     to add, the tile's target), or applies the action at once when there is only one. Bound
     to the position ``seq`` it was drawn for, like every table component."""
 
+    bound = True
+
     def __init__(self, game_id: int, seq: int | None, seat: int, what: str, label: str,
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
-        at = "" if seq is None else f"{seq}:"
         super().__init__(discord.ui.Button(label=label[:80], style=style,
-                                           custom_id=f"dw:c:{game_id}:{at}{seat}:{what}"))
+                                           custom_id=self.make_id(game_id, seq, seat, what)))
         self.game_id = game_id
         self.seq = seq
         self.seat = seat
         self.what = what
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        seq = int(match["seq"]) if match["seq"] is not None else None
-        return cls(int(match["game"]), seq, int(match["seat"]), match["what"],
+    def rebuild(cls, fields, item):
+        return cls(fields["game"], fields["seq"], fields["seat"], fields["what"],
                    item.label or "?", item.style)
 
-    @answers_failures
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction) -> None:
+        game = self.live_game(interaction)
         await interaction.client.game_cog("cubosaurs").offer_choices(
-            interaction, self.game_id, self.seq, self.seat, self.what)
+            interaction, game, self.seq, self.seat, self.what)
 
 
 class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosaurs"):
@@ -115,45 +114,39 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
                     "cubosaurs.bot.btn_buy", lang, tile=tile_name(tid, lang), cost=tile(tid).cost)))
         return items
 
-    async def offer_choices(self, interaction: discord.Interaction, game_id: int,
+    async def offer_choices(self, interaction: discord.Interaction, game: LiveGame,
                             seq: int | None, seat: int, what: str) -> None:
         """The presser's private menu for a pass or a tile (or the action, if it is the only
-        one)."""
+        one). A refusal is raised for the button to answer."""
         lang = reader_lang(interaction)
-        game = self.host.game_in(interaction.channel_id)
-        async with self.refusing(interaction):
-            if game is None or game.id != game_id or game.status != "active":
-                raise HostError("stale_game")
-            mine = game.seat_of(interaction.user.id)
-            if mine is None:
-                raise HostError("not_a_player")
-            if seq != game.seq:
-                from cogs.table import refuse_stale
-
-                await refuse_stale(interaction, game, lang)
-                return
-            if mine != seat or seat not in game.awaiting():
-                raise IllegalAction("not_your_turn", player=mine, waiting=game.awaiting())
-            legal = game.rules.legal_actions(game.state, seat)
-            if what == "pass":
-                choices = distinct_passes(legal, lang)
-                placeholder = t("cubosaurs.bot.select_pass", lang)
-            else:
-                choices = distinct_buys(legal, what, game.names(), lang)
-                placeholder = t("cubosaurs.bot.select_target", lang, tile=tile_name(what, lang))
-            if not choices:  # the position changed since the message was posted
-                raise HostError("stale_game")
-            if what != "pass" and len(choices) == 1:
-                await self.press(interaction, game_id, seq, choices[0][1], seat=seat)
-                return
-            view = discord.ui.View(timeout=None)
-            options = [discord.SelectOption(label=label[:100], value=encode_action(a))
-                       for label, a in choices[:MAX_CHOICES]]
-            view.add_item(ActSelect(game.id, seq, seat, options, placeholder, tag=what))
-            more = t("cubosaurs.bot.more_choices", lang, count=len(choices)) \
-                if len(choices) > MAX_CHOICES else ""
-            await send_ephemeral(interaction, (placeholder + "\n" + more).strip(),
-                                 view=unkept(view))
+        if game.status != "active":
+            raise HostError("stale_game")
+        mine = game.seat_of(interaction.user.id)
+        if mine is None:
+            raise HostError("not_a_player")
+        self.host.check_position(game, mine, seq)
+        if mine != seat or seat not in game.awaiting():
+            raise IllegalAction("not_your_turn", player=mine, waiting=game.awaiting())
+        legal = game.rules.legal_actions(game.state, seat)
+        if what == "pass":
+            choices = distinct_passes(legal, lang)
+            placeholder = t("cubosaurs.bot.select_pass", lang)
+        else:
+            choices = distinct_buys(legal, what, game.names(), lang)
+            placeholder = t("cubosaurs.bot.select_target", lang, tile=tile_name(what, lang))
+        if not choices:  # the position changed since the message was posted
+            raise HostError("stale_game")
+        if what != "pass" and len(choices) == 1:
+            await self.press(interaction, game.id, seq, choices[0][1], seat=seat)
+            return
+        view = discord.ui.View(timeout=None)
+        options = [discord.SelectOption(label=label[:100], value=encode_action(a))
+                   for label, a in choices[:MAX_CHOICES]]
+        view.add_item(ActSelect(game.id, seq, seat, options, placeholder, tag=what))
+        more = t("cubosaurs.bot.more_choices", lang, count=len(choices)) \
+            if len(choices) > MAX_CHOICES else ""
+        await send_ephemeral(interaction, (placeholder + "\n" + more).strip(),
+                             view=unkept(view))
 
     def status_lines(self, game: LiveGame, v: dict, lang: str) -> list[str]:
         lines = [t("cubosaurs.bot.status_title", lang, round=v["round"], rounds=v["rounds"],
@@ -335,5 +328,4 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
 
 
 async def setup(bot) -> None:
-    bot.add_dynamic_items(ChoiceButton)
     await bot.add_cog(Cubosaurs(bot))

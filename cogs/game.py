@@ -141,35 +141,16 @@ class GameCog(commands.GroupCog):
 
     async def press(self, interaction: discord.Interaction, game_id: int, seq: int | None,
                     action: dict, seat: int | None = None) -> None:
-        """Button/menu path: the press applies only at the position it was drawn for. It is
-        answered by the table itself (an acknowledgement), or privately in the first answer
-        when there is something to say (a refusal, the Undo offer)."""
-        from cogs.table import refuse_stale
-
+        """Button/menu path (a component's ``run``, cogs/components.py): the action applies only
+        at the position ``seq`` it was drawn for and, for a menu drawn for ``seat``, only for
+        that seat; the host checks both under the game's lock and a refusal is raised for the
+        component to answer. A press is answered by the table itself (an acknowledgement),
+        or privately in the first answer while the move may be taken back (the Undo offer)."""
         lang = reader_lang(interaction)
         game = self.host.game_in(interaction.channel_id)
-        if game is not None and game.id == game_id and game.status == "active" \
-                and game.seat_of(interaction.user.id) is not None \
-                and seq != game.key_for(game.seat_of(interaction.user.id)):
-            await refuse_stale(interaction, game, lang)
-            return
-        try:
-            if game is None or game.id != game_id:
-                raise HostError("stale_game")
-            if seat is not None and game.seat_of(interaction.user.id) not in (seat, None):
-                raise IllegalAction("not_your_turn", player=game.seat_of(interaction.user.id),
-                                    waiting=[seat])
-            outcome = await answered_in_time(
-                interaction, self.host.act(interaction.channel_id, interaction.user.id, action,
-                                           game_id=game_id, expected_key=seq))
-        except (HostError, IllegalAction) as exc:
-            if isinstance(exc, HostError) and exc.code == "stale_game" and game is not None \
-                    and self.host.game_in(interaction.channel_id) is game:
-                await refuse_stale(interaction, game, lang)
-                return
-            await send_ephemeral(interaction, refusal(exc, lang, game))
-            return
-        # a press is answered by the table itself; privately only while it may be taken back
+        outcome = await answered_in_time(
+            interaction, self.host.act(interaction.channel_id, interaction.user.id, action,
+                                       game_id=game_id, expected_key=seq, for_seat=seat))
         undo = undo_offer(self.bot, game, interaction.user.id, outcome.seq, lang)
         if undo is not None:
             await send_ephemeral(interaction, t("community.undo.offer", lang), view=undo)

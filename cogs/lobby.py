@@ -7,19 +7,16 @@ from discord.ext import commands
 
 from cogs.common import (
     NO_MENTIONS,
-    LoadsGame,
-    answers_failures,
     can_manage,
     reader_lang,
-    refusal,
     safe_name,
     send_ephemeral,
     server_lang,
     table_lang,
     unkept,
 )
-from engine import IllegalAction
-from host import HostError, LiveGame
+from cogs.components import Component
+from host import LiveGame
 from messages import has, t
 
 
@@ -43,8 +40,8 @@ def lobby_embed(game: LiveGame, lang: str) -> discord.Embed:
                          colour=discord.Colour.dark_green())
 
 
-class LobbyButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"dw:l:(?P<game>\d+):(?P<verb>join|leave|ai|start|cancel)"):
+class LobbyButton(Component, prefix="l",
+                  fields=r"(?P<game>\d+):(?P<verb>join|leave|ai|start|cancel)"):
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
               "ai": discord.ButtonStyle.primary, "start": discord.ButtonStyle.success,
               "cancel": discord.ButtonStyle.danger}
@@ -52,17 +49,17 @@ class LobbyButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button],
     def __init__(self, game_id: int, verb: str, lang: str = "en") -> None:
         super().__init__(discord.ui.Button(
             label=t(f"bot.btn_{verb}", lang), style=self.STYLES[verb],
-            custom_id=f"dw:l:{game_id}:{verb}"))
+            custom_id=self.make_id(game_id, verb)))
         self.game_id = game_id
         self.verb = verb
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item, match):
-        return cls(int(match["game"]), match["verb"])  # the label is not drawn again
+    def rebuild(cls, fields, item):
+        return cls(fields["game"], fields["verb"])  # the label is not drawn again
 
-    @answers_failures
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("Lobby").press(interaction, self.game_id, self.verb)
+    async def run(self, interaction: discord.Interaction) -> None:
+        game = self.live_game(interaction)
+        await interaction.client.get_cog("Lobby").press(interaction, game, self.verb)
 
 
 def lobby_view(game: LiveGame, lang: str) -> discord.ui.View:
@@ -97,7 +94,7 @@ class Lobby(commands.Cog):
             interaction.user.display_name, options, timer, lang)
         message = await channel.send(embed=lobby_embed(game, lang), view=lobby_view(game, lang),
                                      allowed_mentions=NO_MENTIONS)
-        game.lobby["messages"]["lobby"] = message.id
+        await self.host.note_message(game, "lobby", message.id)
         await send_ephemeral(interaction, t("bot.lobby_opened", reader_lang(interaction))
                              + (f" {channel.mention}" if channel != interaction.channel else ""))
 
@@ -120,35 +117,27 @@ class Lobby(commands.Cog):
         except discord.HTTPException:
             pass  # the lobby message was deleted: the slash command's reply is enough
 
-    async def press(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
-        game = self.host.game_in(interaction.channel_id)
-        try:
-            if game is None or game.id != game_id:
-                raise HostError("stale_game")
-            user = interaction.user
-            if verb == "join":
-                await self.host.join(interaction.channel_id, user.id, user.display_name)
-            elif verb == "leave":
-                await self.host.leave_lobby(interaction.channel_id, user.id)
-            elif verb == "ai":
-                await self.host.add_ai(interaction.channel_id, user.id)
-            elif verb == "cancel":
-                await self.host.cancel(interaction.channel_id, user.id, can_manage(interaction))
-                await interaction.response.edit_message(
-                    content=t("bot.lobby_cancelled", table_lang(self.bot, game)), view=None)
-                return
-            elif verb == "start":
-                await self.host.start_game(interaction.channel_id, user.id,
-                                           can_manage(interaction))
-                lang = table_lang(self.bot, game)
-                await interaction.response.edit_message(
-                    content=t("bot.lobby_started", lang), embed=lobby_embed(game, lang),
-                    view=None)
-                return
-        except (HostError, IllegalAction) as exc:
-            await send_ephemeral(interaction, refusal(exc, reader_lang(interaction), game))
-            return
+    async def press(self, interaction: discord.Interaction, game: LiveGame, verb: str) -> None:
+        """A lobby button (LobbyButton): the lobby message is edited in the interaction's
+        answer; a refusal is raised for the button to answer."""
+        user = interaction.user
         lang = table_lang(self.bot, game)  # the lobby message is public
+        if verb == "join":
+            await self.host.join(interaction.channel_id, user.id, user.display_name)
+        elif verb == "leave":
+            await self.host.leave_lobby(interaction.channel_id, user.id)
+        elif verb == "ai":
+            await self.host.add_ai(interaction.channel_id, user.id)
+        elif verb == "cancel":
+            await self.host.cancel(interaction.channel_id, user.id, can_manage(interaction))
+            await interaction.response.edit_message(content=t("bot.lobby_cancelled", lang),
+                                                    view=None)
+            return
+        elif verb == "start":
+            await self.host.start_game(interaction.channel_id, user.id, can_manage(interaction))
+            await interaction.response.edit_message(
+                content=t("bot.lobby_started", lang), embed=lobby_embed(game, lang), view=None)
+            return
         await interaction.response.edit_message(embed=lobby_embed(game, lang),
                                                 view=lobby_view(game, lang))
 

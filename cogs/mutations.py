@@ -22,6 +22,7 @@ from cogs.common import (
     reader_lang,
     send_ephemeral,
 )
+from cogs.components import hint_id
 from cogs.game import MAX_CHOICES, GameCog
 from cogs.table import ActButton, ActSelect
 from cogs.translator import slash
@@ -39,7 +40,7 @@ def _hint(game: LiveGame, command: str, lang: str) -> discord.ui.Button:
     text = t("mutations.bot.btn_more", lang, command=slash(f"mutations {command}", lang))
     return discord.ui.Button(label=text[:80],
                              style=discord.ButtonStyle.secondary, disabled=True,
-                             custom_id=f"dw:m:{game.id}:{game.seq}:{command}")
+                             custom_id=hint_id(game.id, game.seq, command))
 
 
 class Mutations(GameCog, group_name="mutations",

@@ -33,22 +33,18 @@ import discord
 
 from cogs.common import (
     NO_MENTIONS,
-    LoadsGame,
-    answers_failures,
     clip,
     decode_action,
     encode_action,
-    reader_lang,
-    refusal,
     render_file,
     safe_name,
-    send_ephemeral,
     server_lang,
     table_lang,
     unkept,
 )
 from cogs.community import ending_lines, final_view
-from host import HostError, LiveGame, Outcome
+from cogs.components import Component
+from host import LiveGame, Outcome
 from messages import describe, t
 
 log = logging.getLogger("darwin.table")
@@ -109,79 +105,45 @@ def owes(game: LiveGame, seat: int) -> bool:
     return bool(owed and owed(game.state, seat))
 
 
-def live_link(interaction: discord.Interaction, game: LiveGame | None) -> str:
-    """A jump link to the game's live table message ('' when there is none)."""
-    listener = getattr(interaction.client, "listener", None)
-    table = listener.tables.get(game.id) if listener is not None and game is not None else None
-    if table is None or table.live_id is None:
-        return ""
-    guild = interaction.guild_id or "@me"
-    return f"https://discord.com/channels/{guild}/{game.channel_id}/{table.live_id}"
-
-
-async def refuse_stale(interaction: discord.Interaction, game: LiveGame | None, lang: str) -> None:
-    """A press made for a position that is gone: say so privately, with the live table."""
-    text = t("bot.stale_position", lang)
-    link = live_link(interaction, game)
-    if link:
-        text += " " + t("bot.live_table_link", lang, link=link)
-    await send_ephemeral(interaction, text)
-
-
-async def game_cog(interaction: discord.Interaction, game_id: int):
-    """The command group of the pressed message's game, or None when that game is no longer
-    played in this channel (the presser is told so)."""
-    game = interaction.client.host.game_in(interaction.channel_id)
-    if game is None or game.id != game_id:
-        await send_ephemeral(interaction, refusal(HostError("stale_game"),
-                                                  reader_lang(interaction)))
-        return None
-    return interaction.client.game_cog(game.kind)
-
-
-def _seq(match) -> int | None:
-    """The position a component was drawn for (None: drawn before positions were bound)."""
-    return int(match["seq"]) if match["seq"] is not None else None
-
-
-class ActButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button],
-                template=r"dw:a:(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<action>\{.*\})"):
+class ActButton(Component, prefix="a",
+                fields=r"(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<action>\{.*\})"):
     """A button that applies one concrete action at the position ``seq`` it was drawn for."""
+
+    bound = True
 
     def __init__(self, game_id: int, seq: int | None, action: dict, label: str,
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  row: int | None = None) -> None:
-        at = "" if seq is None else f"{seq}:"
         super().__init__(discord.ui.Button(
             label=label[:80], style=style,
-            custom_id=f"dw:a:{game_id}:{at}{encode_action(action)}", row=row))
+            custom_id=self.make_id(game_id, seq, encode_action(action)), row=row))
         self.game_id = game_id
         self.seq = seq
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), _seq(match), decode_action(match["action"]),
+    def rebuild(cls, fields, item):
+        return cls(fields["game"], fields["seq"], decode_action(fields["action"]),
                    item.label or "?", item.style)
 
-    @answers_failures
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if cog := await game_cog(interaction, self.game_id):
-            await cog.press(interaction, self.game_id, self.seq, self.action)
+    async def run(self, interaction: discord.Interaction) -> None:
+        game = self.live_game(interaction)
+        await interaction.client.game_cog(game.kind).press(interaction, self.game_id,
+                                                           self.seq, self.action)
 
 
-class ActSelect(LoadsGame, discord.ui.DynamicItem[discord.ui.Select],
-                template=r"dw:s:(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<seat>\d+)(?::(?P<tag>[a-z_]+))?"):
+class ActSelect(Component, prefix="s",
+                fields=r"(?P<game>\d+):(?:(?P<seq>\d+):)?(?P<seat>\d+)(?::(?P<tag>[a-z_]+))?"):
     """A menu of concrete actions for one seat at one position (hatch here, pass adding
     this card...). ``tag`` tells apart two menus of the same seat in one message."""
+
+    bound = True
 
     def __init__(self, game_id: int, seq: int | None, seat: int,
                  options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None, tag: str = "") -> None:
-        suffix = f":{tag}" if tag else ""
-        at = "" if seq is None else f"{seq}:"
         super().__init__(discord.ui.Select(
-            custom_id=f"dw:s:{game_id}:{at}{seat}{suffix}", placeholder=placeholder,
+            custom_id=self.make_id(game_id, seq, seat, tag), placeholder=placeholder,
             options=options or [discord.SelectOption(label="-", value="{}")]))
         self.game_id = game_id
         self.seq = seq
@@ -189,38 +151,33 @@ class ActSelect(LoadsGame, discord.ui.DynamicItem[discord.ui.Select],
         self.tag = tag
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), _seq(match), int(match["seat"]), list(item.options),
-                   item.placeholder, match["tag"] or "")
+    def rebuild(cls, fields, item):
+        return cls(fields["game"], fields["seq"], fields["seat"], list(item.options),
+                   item.placeholder, fields["tag"] or "")
 
-    @answers_failures
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if cog := await game_cog(interaction, self.game_id):
-            try:
-                action = decode_action(self.item.values[0])
-            except HostError as exc:
-                await send_ephemeral(interaction, refusal(exc, reader_lang(interaction)))
-                return
-            await cog.press(interaction, self.game_id, self.seq, action, seat=self.seat)
+    async def run(self, interaction: discord.Interaction) -> None:
+        game = self.live_game(interaction)
+        action = decode_action(self.item.values[0])
+        await interaction.client.game_cog(game.kind).press(interaction, self.game_id, self.seq,
+                                                           action, seat=self.seat)
 
 
-class HandButton(LoadsGame, discord.ui.DynamicItem[discord.ui.Button], template=r"dw:h:(?P<game>\d+)"):
+class HandButton(Component, prefix="h", fields=r"(?P<game>\d+)"):
     """Shows the presser's hidden cards privately (the current hand: no position)."""
 
     def __init__(self, game_id: int, lang: str = "en") -> None:
         super().__init__(discord.ui.Button(label=t("bot.btn_hand", lang), emoji="🃏",
                                            style=discord.ButtonStyle.primary,
-                                           custom_id=f"dw:h:{game_id}"))
+                                           custom_id=self.make_id(game_id)))
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))  # the label is not drawn again
+    def rebuild(cls, fields, item):
+        return cls(fields["game"])  # the label is not drawn again
 
-    @answers_failures
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if cog := await game_cog(interaction, self.game_id):
-            await cog.show_hand(interaction, self.game_id)
+    async def run(self, interaction: discord.Interaction) -> None:
+        game = self.live_game(interaction)
+        await interaction.client.game_cog(game.kind).show_hand(interaction, self.game_id)
 
 
 def table_view(bot, game: LiveGame, lang: str) -> discord.ui.View | None:

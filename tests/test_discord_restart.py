@@ -9,9 +9,10 @@ bot and host: the game is *not* in memory), the component drawn before the resta
 pressed, and the answer is the live behaviour (the action is stored, the right private
 answer), never a refusal for a game that is over nor an error.
 
-The table is checked against the bot: every DynamicItem class registered on it, every
-persistent view, every ``dw:…`` custom-id prefix in ``cogs/`` and every component class a
-game's cog draws must have a case here (a new kind of component without one fails).
+The table is checked against the bot: every DynamicItem class registered on it (the classes
+of ``cogs/components.py``'s prefix table, on its one base), every persistent view and every
+component class a game's cog draws must have a case here (a new kind of component without
+one fails); no custom id is written outside that table's module.
 """
 
 from __future__ import annotations
@@ -700,10 +701,6 @@ CASES = [
     Case("history-replay-button", "any", "ReplayButton", history_replay_button),
 ]
 
-# custom ids in cogs/ that are no DynamicItem because they cannot be pressed
-NOT_PRESSABLE = {"dw:m": "the greyed hint naming a slash command (disabled=True)"}
-
-
 def registered(bot) -> dict[str, type]:
     """The DynamicItem classes registered on the bot, by name."""
     store = bot._connection._view_store
@@ -769,19 +766,24 @@ async def test_every_kind_of_component_has_a_restart_case(simcord_env):
         "a DynamicItem class registered on the bot has no restart case in CASES (or a case "
         f"names a class the bot does not register): {set(kinds) ^ covered}")
     assert not bot.persistent_views, "a persistent view needs restart cases in CASES"
-    # and each loads the channel's game before its callback, and answers its failures
-    from cogs.common import LoadsGame
+    # every class is the one of its prefix in cogs/components.py's table (each prefix once),
+    # on the one base that loads the channel's game first and answers failures as sentences
+    from cogs.components import NOT_PRESSABLE, PREFIXES, Component
 
+    assert set(kinds) == {path.split(":")[1] for path in PREFIXES.values()}
+    assert len(kinds) == len(PREFIXES)
     for name, cls in kinds.items():
-        assert issubclass(cls, LoadsGame), f"{name} does not load the channel's game first"
-        assert hasattr(cls.callback, "__wrapped__"), f"{name}.callback is not @answers_failures"
-    # every custom-id prefix the cogs write is a registered kind's, or cannot be pressed
-    prefixes = set()
+        assert issubclass(cls, Component), f"{name} is not a cogs.components.Component"
+        assert PREFIXES[cls.prefix].endswith(f":{name}"), (name, cls.prefix)
+        assert cls.__discord_ui_compiled_template__.pattern.startswith(f"dw:{cls.prefix}:")
+        below = cls.__mro__[:cls.__mro__.index(Component)]
+        for method in ("interaction_check", "callback", "from_custom_id"):
+            assert not any(method in vars(k) for k in below), f"{name} overrides {method}"
+    assert not set(PREFIXES) & set(NOT_PRESSABLE)
+    # no custom id is written outside the table's module: every "dw:" is made there
     for path in (ROOT / "cogs").glob("*.py"):
-        prefixes |= set(re.findall(r'custom_id=f?"(dw:[a-z]+)[:"]', path.read_text()))
-    templates = {cls.__discord_ui_compiled_template__.pattern.split("(")[0].rstrip(":")
-                 for cls in kinds.values()}
-    assert prefixes - set(NOT_PRESSABLE) == templates, prefixes ^ templates
+        if path.name != "components.py":
+            assert '"dw:' not in path.read_text(), f"{path.name} writes a custom id of its own"
     # every game's cog: each component class its module draws has a case of that game
     for kind in ("evo", "cubosaurs", "mutations", "climate"):
         source = Path(__import__(type(bot.game_cog(kind)).__module__, fromlist=["x"]).__file__)
