@@ -84,6 +84,7 @@ from engine.climate.data import (
     TRAITS,
     ZONES,
 )
+from engine.search import SearchPolicy, relative
 
 __all__ = ["LEVELS", "STRATEGIC", "FastPolicy", "RandomPolicy", "StrongPolicy",
            "choose_action", "policy_for", "strategic_kinds", "view_seed"]
@@ -1296,7 +1297,74 @@ class StrongPolicy(FastPolicy):
         return best, work
 
 
-POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy}
+# --- expert: information-set MCTS (engine/search.py) ------------------------------------------
+
+CARD_WORTH = 0.7  # a hand card: a trait, a population or a species to come
+SPECIES_WORTH = 1.0  # a surviving species: a card dealt each round left, plants to take
+
+
+def evaluate(state) -> list[float]:
+    """Each player's worth of a position (the searcher's cut rollouts) against the best other
+    player's, squashed to 0..1 (:func:`engine.search.relative`): the final points once the game
+    is over; before, the points now (bag, population, trait cards), the hand cards at
+    ``CARD_WORTH`` and ``SPECIES_WORTH`` a species for each round that may be left."""
+    from engine.climate.rules import score
+
+    n = state.n
+    totals = [score(state, p)["total"] for p in range(n)]
+    if state.phase == "over":
+        return relative(totals, 4.0)
+    left = 0 if state.last else 1
+    vals = [totals[p] + CARD_WORTH * len(state.hands[p])
+            + SPECIES_WORTH * left * len(state.rows[p]) for p in range(n)]
+    return relative(vals, 6.0)
+
+
+def round_over(start, state) -> bool:
+    """The searcher's horizon: the round the search began in is over (or the game)."""
+    return state.round != start.round or state.phase == "over"
+
+
+class ExpertPolicy(SearchPolicy):
+    """IS-MCTS from the seat's own view (engine/search.py): worlds from ``determinize``, the
+    strong choice and the fast ranking as the root's shortlist and prior, rollouts played by
+    the fast rules on every seat's view of the world, cut at the end of the round and scored
+    by :func:`evaluate`. ``iterations`` (deterministic) or ``seconds`` (wall clock, 1 s by
+    default) bound each decision."""
+
+    prior_policy = StrongPolicy
+    rollout_policy = FastPolicy
+
+    def game(self):
+        from engine.climate import CLIMATE
+
+        return CLIMATE
+
+    def evaluate(self, state) -> list[float]:
+        return evaluate(state)
+
+    def horizon(self, start, state) -> bool:
+        return round_over(start, state)
+
+    def rollout_step(self, rules):
+        """The fast rules, but every player stops at once in the rollouts' play phases (the
+        fast rules weigh every card on every species: far too slow for rollouts late in a
+        game); what the search weighs is the root move, then the round's climate and
+        feeding."""
+        fast = SearchPolicy.rollout_step(self, rules)
+        done = {"type": "done"}
+
+        def step(state, p, legal, seed):
+            if state.phase == "play" and done in legal:
+                return done
+            return fast(state, p, legal, seed)
+
+        return step
+
+
+# expert: not offered by the host yet (engine.ai.LEVELS)
+POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy,
+            "expert": ExpertPolicy}
 AI = Levels(POLICIES, lambda _s, _p, v: view_seed(v))
 LEVELS, policy_for, choose_action = AI.names, AI.policy_for, AI.choose_action
 

@@ -52,6 +52,7 @@ from engine.cubosaurs import rules as R
 from engine.cubosaurs.data import CARDS, EGG_SPECIES, SPECIES, TILES, TYPES, card, rules_data, tile
 from engine.cubosaurs.scoring import raptor_points
 from engine.cubosaurs.view import determinize, view
+from engine.search import SearchPolicy, relative
 
 __all__ = [
     "LEVELS",
@@ -984,7 +985,61 @@ class StrongPolicy(Policy):
 
 # --- entry points ---------------------------------------------------------------------------------
 
-POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy}
+# --- expert: information-set MCTS (engine/search.py) ------------------------------------------
+
+def evaluate(state) -> list[float]:
+    """Each player's worth of a position (the searcher's cut rollouts) against the best other
+    player's, squashed to 0..1 (:func:`engine.search.relative`): the standings' points (the
+    rounds played, the round being played as if it ended now; the tokens' points at the end)
+    and, before the end, half a point per DNA token."""
+    rows = R.ranking(state)
+    vals = [0.0] * state.n
+    over = state.stage == "over"
+    for r in rows:
+        p = r["player"]
+        vals[p] = r["score"] + (0.0 if over else 0.5 * state.tokens[p])
+    return relative(vals, 4.0 if over else 6.0)
+
+
+def round_over(start, state) -> bool:
+    """The searcher's horizon: the round the search began in is over (or the game)."""
+    return state.round != start.round or state.stage == "over"
+
+
+class ExpertPolicy(SearchPolicy):
+    """IS-MCTS from the seat's own view (engine/search.py): worlds from ``determinize``, the
+    strong choice and the fast ranking as the root's shortlist and prior, rollouts played by
+    the fast rules (on the state, as the strong level's rollouts) to the end of the round,
+    scored by :func:`evaluate`. ``iterations`` (deterministic) or ``seconds`` (wall clock,
+    1 s by default) bound each decision."""
+
+    prior_policy = StrongPolicy
+    rollout_policy = FastPolicy
+    params = DEFAULT
+
+    def game(self):
+        from engine.cubosaurs import CUBOSAURS
+
+        return CUBOSAURS
+
+    def evaluate(self, state) -> list[float]:
+        return evaluate(state)
+
+    def horizon(self, start, state) -> bool:
+        return round_over(start, state)
+
+    def rollout_step(self, rules):
+        prm = self.params
+
+        def step(state, p, legal, seed):
+            return _pick(fast_decide(pos_from_state(state, prm), p), legal)
+
+        return step
+
+
+# expert: not offered by the host yet (engine.ai.LEVELS)
+POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy,
+            "expert": ExpertPolicy}
 AI = Levels(POLICIES, lambda _s, _p, v: view_seed(v))
 LEVELS, policy_for, choose_action = AI.names, AI.policy_for, AI.choose_action
 

@@ -52,6 +52,7 @@ from engine.evo import rules as R
 from engine.evo.data import board_for
 from engine.evo.state import CLIMATE, EVOLUTION, MOVEMENT, OVER, SURVIVAL
 from engine.evo.view import determinize
+from engine.search import SearchPolicy, relative
 
 __all__ = [
     "FastPolicy",
@@ -1382,7 +1383,56 @@ def _step(s, p: int, act: dict) -> list[dict] | None:
 
 # --- entry points ---------------------------------------------------------------------------------
 
-POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy}
+# --- expert: information-set MCTS (engine/search.py) ------------------------------------------
+
+def evaluate(state, prm: Params = DEFAULT) -> list[float]:
+    """Each player's worth of a position (the searcher's cut rollouts) against the best other
+    player's, squashed to 0..1 (:func:`engine.search.relative`): the strong level's estimate
+    of the final score (:func:`player_value`: points now and what dinos and genes should
+    still earn)."""
+    weights = leaf_weights(state)
+    return relative([player_value(state, q, weights, prm) for q in range(state.n)], 4.0)
+
+
+def turn_over(start, state) -> bool:
+    """The searcher's horizon: the turn the search began in is over (or the game)."""
+    return state.turn != start.turn or state.phase == OVER
+
+
+class ExpertPolicy(SearchPolicy):
+    """IS-MCTS from the seat's own view (engine/search.py): worlds from ``determinize``, the
+    strong choice and the fast ranking as the root's shortlist and prior, rollouts played by
+    the fast rules (on the state, as the strong level's rollouts) to the end of the turn,
+    scored by :func:`evaluate`. ``iterations`` (deterministic) or ``seconds`` (wall clock,
+    1 s by default) bound each decision."""
+
+    prior_policy = StrongPolicy
+    rollout_policy = FastPolicy
+    params = DEFAULT
+
+    def game(self):
+        from engine.evo import EVO
+
+        return EVO
+
+    def evaluate(self, state) -> list[float]:
+        return evaluate(state, self.params)
+
+    def horizon(self, start, state) -> bool:
+        return turn_over(start, state)
+
+    def rollout_step(self, rules):
+        prm = self.params
+
+        def step(state, p, legal, seed):
+            return _pick(fast_decide(state, p, prm, legal), legal)
+
+        return step
+
+
+# expert: not offered by the host yet (engine.ai.LEVELS)
+POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy,
+            "expert": ExpertPolicy}
 
 
 def decision_seed(state, player: int) -> int:

@@ -27,10 +27,9 @@ AI cannot know the card it is about to turn. ``seed`` comes from the view alone
 
 from __future__ import annotations
 
-import math
-
 from engine.ai import Levels, RandomPolicy, seed_of
 from engine.mutations.data import FOOD, climate_dice
+from engine.search import SearchPolicy, relative
 
 __all__ = ["LEVELS", "STRATEGIC", "FastPolicy", "RandomPolicy", "StrongPolicy",
            "choose_action", "policy_for", "strategic_kinds", "view_seed"]
@@ -406,21 +405,27 @@ def _has_prey(view: dict, sp: dict) -> bool:
 
 # --- expert: information-set MCTS (engine/search.py) ------------------------------------------
 
-DECK_WORTH = 0.7  # a card kept in a personal deck: a trait or an animal to come
+DECK_WORTH = 1.0  # a card kept in a personal deck: a trait or an animal to come
+EARLY_TRAIT = 0.6  # a trait card on the table before the last turn: mostly lost before the end
 
 
 def evaluate(state) -> list[float]:
-    """Each player's worth of a position (the searcher's cut rollouts): points now plus the
-    cards kept, against the best other player's, squashed to 0..1."""
+    """Each player's worth of a position (the searcher's cut rollouts), against the best other
+    player's, squashed to 0..1 (:func:`engine.search.relative`): the final points once the game
+    is over; before, 2 an animal, the trait cards and their bonuses at ``EARLY_TRAIT`` (the
+    strong level's lesson: a card played early is mostly lost before the end) and the cards
+    kept at ``DECK_WORTH``."""
     from engine.mutations.rules import score
 
     n = state.n
-    vals = [score(state, p)["total"] + DECK_WORTH * len(state.decks[p]) for p in range(n)]
-    out = []
+    if state.phase == "over":
+        return relative([score(state, p)["total"] for p in range(n)], 4.0)
+    vals = []
     for p in range(n):
-        best = max(vals[q] for q in range(n) if q != p)
-        out.append(0.5 + 0.5 * math.tanh((vals[p] - best) / 8.0))
-    return out
+        sc = score(state, p)
+        vals.append(2 * sc["animals"] + EARLY_TRAIT * (sc["traits"] + sc["bonus"])
+                    + DECK_WORTH * len(state.decks[p]))
+    return relative(vals, 6.0)
 
 
 def turn_over(start, state) -> bool:
@@ -428,23 +433,26 @@ def turn_over(start, state) -> bool:
     return state.turn != start.turn or state.phase == "over"
 
 
-class ExpertPolicy:
-    """IS-MCTS from the seat's own view (engine/search.py): worlds from ``determinize``,
-    random rollouts cut at the end of the turn and scored by :func:`evaluate`. ``iterations``
-    (deterministic) and ``seconds`` (wall clock) bound each decision."""
+class ExpertPolicy(SearchPolicy):
+    """IS-MCTS from the seat's own view (engine/search.py): worlds from ``determinize``, the
+    strong choice and the fast ranking as the root's shortlist and prior, rollouts played by
+    the fast rules on every seat's view of the world, cut at the end of the turn and scored by
+    :func:`evaluate`. ``iterations`` (deterministic) or ``seconds`` (wall clock, 1 s by
+    default) bound each decision."""
 
-    iterations: int | None = 200
-    seconds: float | None = None
+    prior_policy = StrongPolicy
+    rollout_policy = FastPolicy
 
-    def __init__(self) -> None:
+    def game(self):
         from engine.mutations import MUTATIONS
-        from engine.search import ISMCTS
 
-        self.search = ISMCTS(MUTATIONS, evaluate, turn_over, iterations=self.iterations,
-                             seconds=self.seconds)
+        return MUTATIONS
 
-    def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
-        return self.search.choose(view, legal, seed)
+    def evaluate(self, state) -> list[float]:
+        return evaluate(state)
+
+    def horizon(self, start, state) -> bool:
+        return turn_over(start, state)
 
 
 # expert: not offered by the host yet (engine.ai.LEVELS)

@@ -1,0 +1,169 @@
+"""The expert level (IS-MCTS, engine/search.py) against another level: win share against the
+fair share, iterations per second and time per decision (issue 22).
+
+    python bench/search_bench.py --game mutations --games 28 --iterations 60
+    python bench/search_bench.py --game climate --games 20 --iterations 60 --workers 2
+    python bench/search_bench.py --game cubosaurs --games 20 --hero strong --other fast
+
+One seat of ``--hero`` (default expert) against ``--other`` seats (default strong), seeded
+(game g has seed ``--seed + g``); the player count turns over the game's counts (``--players``
+to choose them) and the hero's seat moves every round of counts, the game's option (Random
+Mutations: Divergence, Climate: the Quick game, Cubosaurs: the advanced rules) in every other
+game. A win is a first place (the game's own ranking and tie-breaks; a shared first place
+counts as a fraction). "fair" is the mean of 1/n over the games; "ratio" = win / fair.
+
+Budget: ``--iterations`` per decision (deterministic; the default) or ``--seconds``.
+Printed per level: decisions, time per decision (median, p99, max, ms) and for the expert
+its iterations per second (iterations / time in the search).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine.core import GAME_PACKAGES, Seat  # noqa: E402,F401
+
+COUNTS = {"evo": (3, 4, 5), "cubosaurs": (2, 3, 4, 5), "mutations": (2, 3, 4, 5, 6, 7, 8),
+          "climate": (2, 3, 4, 5, 6)}
+OPTION = {"evo": None, "cubosaurs": "advanced", "mutations": "divergence", "climate": "quick"}
+
+
+def rules_of(kind: str):
+    pkg = importlib.import_module(f"engine.{kind}")
+    return next(v for k, v in vars(pkg).items() if k.isupper() and hasattr(v, "determinize"))
+
+
+def jobs_for(kind: str, hero: str, other: str, games: int, base: int,
+             counts: tuple) -> list[tuple]:
+    jobs = []
+    for g in range(games):
+        n = counts[g % len(counts)]
+        k = g // len(counts)
+        seat = k % n
+        levels = [other] * n
+        levels[seat] = hero
+        opts = {}
+        if OPTION[kind] is not None:
+            opts[OPTION[kind]] = (g // 2) % 2 == 1 if len(counts) % 2 == 0 else k % 2 == 1
+            if kind == "climate":
+                opts["events"] = True
+                if n == 6:
+                    opts["quick"] = True
+        jobs.append((kind, tuple(levels), base + g, opts, seat))
+    return jobs
+
+
+BUDGET: dict = {}
+
+
+def play(job: tuple) -> dict:
+    kind, levels, seed, opts, hero = job
+    rules = rules_of(kind)
+    ai = importlib.import_module(f"engine.{kind}.ai")
+    policies = {}
+    for lv in set(levels):
+        cls = ai.POLICIES[lv]
+        if lv == "expert":
+            policies[lv] = cls(**BUDGET)
+        else:
+            policies[lv] = cls()
+    seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(len(levels))]
+    state = rules.new_game(seats, seed, opts)
+    times: dict[str, list[float]] = {lv: [] for lv in policies}
+    its = [0, 0.0]
+    while not rules.is_over(state):
+        p = rules.to_act(state)[0]
+        legal = rules.legal_actions(state, p)
+        lv = levels[p]
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            t0 = time.perf_counter()
+            view = rules.view(state, p)
+            action = policies[lv].choose(view, legal, ai.AI.seed(state, p, view))
+            times[lv].append(time.perf_counter() - t0)
+            if lv == "expert":
+                st = policies[lv].search.stats
+                its[0] += st["iterations"]
+                its[1] += st["seconds"]
+        rules.apply_in_place(state, p, action)
+    rows = rules.returns(state)
+    firsts = [r["player"] for r in rows if r["rank"] == 1]
+    scores = {r["player"]: r["score"] for r in rows}
+    return {"levels": levels, "seed": seed, "n": len(levels), "hero": hero,
+            "win": 1.0 / len(firsts) if hero in firsts else 0.0,
+            "margin": scores[hero] - max(s for q, s in scores.items() if q != hero),
+            "times": times, "its": its}
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", choices=tuple(COUNTS), default="mutations")
+    ap.add_argument("--games", type=int, default=28)
+    ap.add_argument("--seed", type=int, default=5000)
+    ap.add_argument("--hero", default="expert")
+    ap.add_argument("--other", default="strong")
+    ap.add_argument("--iterations", type=int, default=None)
+    ap.add_argument("--seconds", type=float, default=None)
+    ap.add_argument("--players", default=None, help="player counts, e.g. 2,3,4")
+    ap.add_argument("--workers", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.iterations is None and args.seconds is None:
+        args.iterations = 60
+    if args.iterations is not None:
+        BUDGET["iterations"] = args.iterations
+    if args.seconds is not None:
+        BUDGET["seconds"] = args.seconds
+    counts = tuple(int(x) for x in args.players.split(",")) if args.players \
+        else COUNTS[args.game]
+    jobs = jobs_for(args.game, args.hero, args.other, args.games, args.seed, counts)
+    t0 = time.perf_counter()
+    if args.workers > 1:
+        with Pool(args.workers, initializer=BUDGET.update, initargs=(dict(BUDGET),)) as pool:
+            results = pool.map(play, jobs, chunksize=1)
+    else:
+        results = [play(j) for j in jobs]
+    wall = time.perf_counter() - t0
+    g = len(results)
+    win = sum(r["win"] for r in results) / g
+    fair = sum(1.0 / r["n"] for r in results) / g
+    margin = sum(r["margin"] for r in results) / g
+    print(f"{args.game}: 1 {args.hero} vs {args.other}, {g} games, seeds {args.seed}.."
+          f"{args.seed + g - 1}, players {counts}, budget {BUDGET}")
+    print(f"  win {win:.3f}  fair {fair:.3f}  ratio {win / fair:.2f}  margin {margin:+.2f}")
+    by_n: dict[int, list[float]] = {}
+    for r in results:
+        by_n.setdefault(r["n"], []).append(r["win"])
+    print("  by players: " + "  ".join(f"{n}p {sum(v) / len(v):.2f}x{len(v)} (fair {1 / n:.2f})"
+                                       for n, v in sorted(by_n.items())))
+    times: dict[str, list[float]] = {}
+    for r in results:
+        for lv, ts in r["times"].items():
+            times.setdefault(lv, []).extend(ts)
+    for lv, ts in sorted(times.items()):
+        if ts:
+            print(f"  {lv:<7} {len(ts):6} decisions  median {1000 * statistics.median(ts):8.2f} ms"
+                  f"  p99 {1000 * pct(ts, 0.99):8.2f} ms  max {1000 * max(ts):8.2f} ms")
+    n_its = sum(r["its"][0] for r in results)
+    t_its = sum(r["its"][1] for r in results)
+    if n_its:
+        print(f"  expert iterations/s {n_its / t_its:.0f} ({n_its} iterations)")
+    print(f"  wall {wall:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
