@@ -38,33 +38,7 @@ from functools import lru_cache
 from PIL import Image, ImageChops, ImageDraw
 
 from engine.evo.data import GENE_KINDS, board_for
-from images.common import (  # noqa: F401  (re-exported: tests and callers use them here)
-    AWAIT,
-    BG,
-    BLACK,
-    CAPTION_BG,
-    CAPTION_HI,
-    CARD_BG,
-    CARD_LINE,
-    FONT_DIR,
-    INK,
-    WHITE,
-    _text_mask,
-    build_palette,
-    caption_band,
-    encode_with_palette,
-    fit,
-    fit_size,
-    fit_to,
-    font,
-    ink_swatches,
-    measure,
-    paste,
-    player_names,
-    text,
-    text_width,
-    winners,
-)
+from images import common as ic
 from messages import t
 
 # --- sizes ---------------------------------------------------------------------------------------
@@ -106,9 +80,9 @@ TERRAIN_RGB = {
 ZONES = ("temperate", "cold", "hot", "deadly")
 # How a zone changes a hex: a tint (colour, strength) and a pattern in one colour, so that
 # the four zones differ by texture too (plain, snow dots, single hatch, dark cross-hatch).
-ZONE_TINT = {"temperate": (WHITE, 0.0), "cold": ((214, 238, 255), 0.45),
+ZONE_TINT = {"temperate": (ic.WHITE, 0.0), "cold": ((214, 238, 255), 0.45),
              "hot": ((255, 106, 0), 0.30), "deadly": ((25, 0, 0), 0.62)}
-ZONE_PATTERN_RGB = {"cold": WHITE, "hot": (170, 55, 0), "deadly": (235, 45, 30)}
+ZONE_PATTERN_RGB = {"cold": ic.WHITE, "hot": (170, 55, 0), "deadly": (235, 45, 30)}
 ZONE_INK = {"temperate": (30, 110, 40), "cold": (25, 90, 170), "hot": (200, 80, 0),
             "deadly": (180, 0, 0)}
 ZONE_GLYPH = {"temperate": "", "cold": "❄", "hot": "☀", "deadly": "☠"}
@@ -116,7 +90,7 @@ ZONE_GLYPH = {"temperate": "", "cold": "❄", "hot": "☀", "deadly": "☠"}
 # Okabe-Ito based, told apart by colour-blind players too; every disc also carries the seat
 # number, so colour is never the only cue.
 PLAYER_RGB = ((213, 94, 0), (0, 114, 178), (245, 245, 245), (34, 34, 34), (204, 121, 167))
-PLAYER_INK = (WHITE, WHITE, BLACK, WHITE, BLACK)
+PLAYER_INK = (ic.WHITE, ic.WHITE, ic.BLACK, ic.WHITE, ic.BLACK)
 NEWBORN_RING = (255, 212, 0)
 
 GENE_RGB = {
@@ -124,7 +98,7 @@ GENE_RGB = {
     "parasol": (142, 36, 170), "horns": (239, 230, 207), "mutant": (216, 27, 96),
     "egg": (255, 248, 225), "card": (0, 137, 123),
 }
-ICON_INK = INK
+ICON_INK = ic.INK
 EGG_SPOT = (120, 90, 60)
 
 def player_rgb(p: int) -> tuple[int, int, int]:
@@ -249,13 +223,13 @@ def zone_key(view: dict) -> tuple[str, ...]:
 
 def _label(img: Image.Image, x: float, y: float, s: str, size: int) -> None:
     """A region name as the island shows it: dark ink in a white halo."""
-    ImageDraw.Draw(img).text((x, y), s, font=font(size, True), anchor="mm", fill=INK,
-                             stroke_width=2, stroke_fill=WHITE)
+    ImageDraw.Draw(img).text((x, y), s, font=ic.font(size, True), anchor="mm", fill=ic.INK,
+                             stroke_width=2, stroke_fill=ic.WHITE)
 
 
 def _star(img: Image.Image, x: float, y: float, size: int) -> None:
-    ImageDraw.Draw(img).text((x, y), "★", font=font(size, True), anchor="mm", fill=WHITE,
-                             stroke_width=2, stroke_fill=BLACK)
+    ImageDraw.Draw(img).text((x, y), "★", font=ic.font(size, True), anchor="mm", fill=ic.WHITE,
+                             stroke_width=2, stroke_fill=ic.BLACK)
 
 
 @lru_cache(maxsize=8)
@@ -267,8 +241,8 @@ def _marks(players: int) -> tuple[Image.Image, ...]:
     x0, y0, x1, y1 = ISLAND_BOX
     masks = [Image.new("L", (x1 - x0, y1 - y0), 0) for _ in range(4)]
     draws = [ImageDraw.Draw(m) for m in masks]
-    label = font(max(11, round(0.36 * lay.radius)), True)
-    star = font(max(12, round(0.46 * lay.radius)), True)
+    label = ic.font(max(11, round(0.36 * lay.radius)), True)
+    star = ic.font(max(12, round(0.46 * lay.radius)), True)
     for i, (cx, cy) in enumerate(lay.centres):
         cx, cy = cx - x0, cy - y0
         at = (cx, cy - 0.62 * lay.radius)
@@ -305,15 +279,15 @@ def island_image(players: int, zones: tuple[str, ...]) -> Image.Image:
     _paint_hexes(big, hexes, s)
     img = big.reduce(s)
     name_halo, name_ink, star_halo, star_ink = _marks(players)
-    img.paste(WHITE, (0, 0), name_halo)
-    img.paste(INK, (0, 0), name_ink)
-    img.paste(BLACK, (0, 0), star_halo)
-    img.paste(WHITE, (0, 0), star_ink)
+    img.paste(ic.WHITE, (0, 0), name_halo)
+    img.paste(ic.INK, (0, 0), name_ink)
+    img.paste(ic.BLACK, (0, 0), star_halo)
+    img.paste(ic.WHITE, (0, 0), star_ink)
     return img
 
 
 @lru_cache(maxsize=64)
-def zone_swatch(terrain: str, zone: str, size: int, bg: tuple = BG) -> Image.Image:
+def zone_swatch(terrain: str, zone: str, size: int, bg: tuple = ic.BG) -> Image.Image:
     """One hex of ``terrain`` in ``zone`` exactly as the island paints it (the legend)."""
     s = 2
     big = Image.new("RGB", (size * s, size * s), bg)
@@ -321,8 +295,8 @@ def zone_swatch(terrain: str, zone: str, size: int, bg: tuple = BG) -> Image.Ima
     sw = big.reduce(s)
     glyph = ZONE_GLYPH[zone]
     if glyph:
-        ImageDraw.Draw(sw).text((size / 2, size / 2), glyph, font=font(round(size * 0.5), True),
-                                anchor="mm", fill=WHITE, stroke_width=2, stroke_fill=BLACK)
+        ImageDraw.Draw(sw).text((size / 2, size / 2), glyph, font=ic.font(round(size * 0.5), True),
+                                anchor="mm", fill=ic.WHITE, stroke_width=2, stroke_fill=ic.BLACK)
     return sw
 
 
@@ -345,16 +319,16 @@ def disc_sprite(player: int, radius: int, newborn: bool = False) -> Image.Image:
 
     R = radius * SS
     if newborn:
-        disc(R + 3.5 * SS, BLACK)
+        disc(R + 3.5 * SS, ic.BLACK)
         disc(R + 2.5 * SS, NEWBORN_RING)
-        disc(R - 1.5 * SS, BLACK)
+        disc(R - 1.5 * SS, ic.BLACK)
         inner = R - 2.5 * SS
     else:
-        disc(R + 1.5 * SS, WHITE)
-        disc(R, BLACK)
+        disc(R + 1.5 * SS, ic.WHITE)
+        disc(R, ic.BLACK)
         inner = R - 2 * SS
     disc(inner, player_rgb(player))
-    num = font(max(8, round(inner / SS * 1.25)) * SS, True)
+    num = ic.font(max(8, round(inner / SS * 1.25)) * SS, True)
     d.text((c, c + 0.5 * SS), str(player + 1), font=num, anchor="mm",
            fill=PLAYER_INK[player % len(PLAYER_INK)] + (255,))
     return big.resize((size, size), Image.LANCZOS)
@@ -410,8 +384,8 @@ def gene_icon(kind: str, size: int) -> Image.Image:
     else:  # "card" (a gene tile that draws an event card), or anything new
         d.rounded_rectangle(P((4, 1), (20, 23)), radius=3 * u, fill=fill, outline=ink,
                             width=lw)
-        d.text((12 * u, 12.5 * u), "?", font=font(round(15 * u), True), anchor="mm",
-               fill=WHITE + (255,))
+        d.text((12 * u, 12.5 * u), "?", font=ic.font(round(15 * u), True), anchor="mm",
+               fill=ic.WHITE + (255,))
     return im.resize((size, size), Image.LANCZOS)
 
 
@@ -430,7 +404,7 @@ def die_face(face: int, size: int) -> Image.Image:
     edge = max(SS, S // 14)
     d.rounded_rectangle((0, 0, S - 1, S - 1), radius=S // 5, fill=HEX_LINE + (255,))
     d.rounded_rectangle((edge, edge, S - 1 - edge, S - 1 - edge), radius=S // 6,
-                        fill=WHITE + (255,))
+                        fill=ic.WHITE + (255,))
     r = S * 0.085
     for col, row in PIPS.get(face, ()):
         x, y = S * (0.25 + 0.25 * col), S * (0.25 + 0.25 * row)
@@ -451,7 +425,7 @@ def _meteor_dice(img: Image.Image, cx: float, top: float, faces: tuple[int, ...]
         row, col = divmod(k, cols)
         in_row = min(cols, len(faces) - row * cols)
         x = cx + (col - (in_row - 1) / 2) * (size + gap)
-        paste(img, die_face(f, size), x, top + row * (size + gap) + size / 2)
+        ic.paste(img, die_face(f, size), x, top + row * (size + gap) + size / 2)
 
 
 # --- the background: all that stays put during a climate ------------------------------------------
@@ -478,16 +452,16 @@ def background(players: int, zones: tuple[str, ...], track: tuple[str, ...], las
                faces: tuple[tuple[int, tuple[int, ...]], ...], lang: str) -> Image.Image:
     """Everything that stays put while the climate does (cached): the island, titles, the
     track squares, the zone legend, the empty player cards with their gene icons."""
-    img = Image.new("RGB", (WIDTH, HEIGHT), BG)
+    img = Image.new("RGB", (WIDTH, HEIGHT), ic.BG)
     d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, WIDTH, CAPTION_H - 1), fill=CAPTION_BG)
+    d.rectangle((0, 0, WIDTH, CAPTION_H - 1), fill=ic.CAPTION_BG)
     x0, y0, x1, y1 = ISLAND_BOX
     img.paste(island_image(players, zones), (x0, y0))
     d.rectangle((x0 - 1, y0 - 1, x1, y1), outline=HEX_LINE, width=1)
 
     # Climate track: six squares in a loop.
-    size, word = fit_size(t("render.climate", lang), CLIMATE_X - 24, 24, True, 14)
-    text(img, 16, CLIMATE_Y + 24, word, size, True)
+    size, word = ic.fit_size(t("render.climate", lang), CLIMATE_X - 24, 24, True, 14)
+    ic.text(img, 16, CLIMATE_Y + 24, word, size, True)
     for i, terrain in enumerate(track):
         cx, cy = _climate_square(i)
         h = CLIMATE_SQ / 2
@@ -495,17 +469,17 @@ def background(players: int, zones: tuple[str, ...], track: tuple[str, ...], las
                     outline=HEX_LINE, width=2)
     lx, ly = _climate_square(len(track) - 1)
     end = lx + CLIMATE_SQ / 2 + 8
-    text(img, end, ly, "↻", 34, True)
+    ic.text(img, end, ly, "↻", 34, True)
 
     # Legend of the island symbols, right of the track.
     lx = max(end + 50, 540)
     room = ISLAND_BOX[2] - lx - 30
     _star(img, lx + 10, CLIMATE_Y + 13, 24)
-    size, word = fit_size(t("render.start", lang), room, 19, False, 12)
-    text(img, lx + 30, CLIMATE_Y + 13, word, size)
-    paste(img, disc_sprite(0, 9, True), lx + 10, CLIMATE_Y + 40)
-    size, word = fit_size(t("render.newborn", lang), room, 19, False, 12)
-    text(img, lx + 30, CLIMATE_Y + 40, word, size)
+    size, word = ic.fit_size(t("render.start", lang), room, 19, False, 12)
+    ic.text(img, lx + 30, CLIMATE_Y + 13, word, size)
+    ic.paste(img, disc_sprite(0, 9, True), lx + 10, CLIMATE_Y + 40)
+    size, word = ic.fit_size(t("render.newborn", lang), room, 19, False, 12)
+    ic.text(img, lx + 30, CLIMATE_Y + 40, word, size)
 
     # Zone of every terrain now: the legend of the island's patterns.
     chip_w = (ISLAND_BOX[2] - 16) / len(TERRAINS)
@@ -516,42 +490,42 @@ def background(players: int, zones: tuple[str, ...], track: tuple[str, ...], las
         img.paste(zone_swatch(terrain, zone, sw), (round(x), ZONES_Y + 4))
         tx = x + sw + 6
         room = chip_w - sw - 12
-        size, word = fit_size(t(f"evo.terrain.{terrain}", lang), room, 21, True, 13)
-        text(img, tx, ZONES_Y + 19, word, size, True)
-        size, word = fit_size(t(f"evo.zone.{zone}", lang), room, 21, False, 13)
-        text(img, tx, ZONES_Y + 42, word, size, False, ZONE_INK[zone])
+        size, word = ic.fit_size(t(f"evo.terrain.{terrain}", lang), room, 21, True, 13)
+        ic.text(img, tx, ZONES_Y + 19, word, size, True)
+        size, word = ic.fit_size(t(f"evo.zone.{zone}", lang), room, 21, False, 13)
+        ic.text(img, tx, ZONES_Y + 42, word, size, False, ZONE_INK[zone])
 
     # Meteorite track: squares 0..last, the die faces that end the game under them (each
     # rolled square shows all of its faces, as the printed track does).
-    size, word = fit_size(t("render.meteorite", lang), METEOR_X - 24, 24, True, 14)
-    text(img, 16, METEOR_Y + 24, word, size, True)
+    size, word = ic.fit_size(t("render.meteorite", lang), METEOR_X - 24, 24, True, 14)
+    ic.text(img, 16, METEOR_Y + 24, word, size, True)
     face_of = dict(faces)
     for i in range(last + 1):
         cx, cy = _meteor_square(i, last)
         h = METEOR_SQ / 2
-        fill, ink = WHITE, INK
+        fill, ink = ic.WHITE, ic.INK
         if i == last:
-            fill, ink = END_FILL, WHITE
+            fill, ink = END_FILL, ic.WHITE
         elif i in face_of:
             fill = FACE_FILL
         d.rectangle((cx - h, cy - h, cx + h, cy + h), fill=fill, outline=HEX_LINE, width=2)
-        text(img, cx, cy, str(i), 18, True, ink, "mm")
+        ic.text(img, cx, cy, str(i), 18, True, ink, "mm")
         if i in face_of:
             _meteor_dice(img, cx, cy + h + 3, face_of[i], _meteor_step(last) - 4)
 
     # Right column: title, gene column names, the empty player cards with gene icons.
-    size, word = fit_size(t("render.initiative", lang), PANEL_W, 28, True, 16)
-    text(img, PANEL_X, 78, word, size, True)
+    size, word = ic.fit_size(t("render.initiative", lang), PANEL_W, 28, True, 16)
+    ic.text(img, PANEL_X, 78, word, size, True)
     for k, gene in enumerate(GENE_KINDS):
         cx = GENE_COL_X + k * GENE_COL_W + GENE_COL_W / 2
-        size, word = fit_size(t(f"evo.gene.{gene}", lang), GENE_COL_W - 4, 14, False, 10)
-        text(img, cx, 106, word, size, False, MUTED, "mm")
+        size, word = ic.fit_size(t(f"evo.gene.{gene}", lang), GENE_COL_W - 4, 14, False, 10)
+        ic.text(img, cx, 106, word, size, False, MUTED, "mm")
     for k in range(players):
         y = _card_y(k)
         d.rounded_rectangle((PANEL_X, y, PANEL_X + PANEL_W, y + CARD_H), radius=10,
-                            fill=CARD_BG, outline=CARD_LINE, width=2)
+                            fill=ic.CARD_BG, outline=ic.CARD_LINE, width=2)
         for g, gene in enumerate(GENE_KINDS):
-            paste(img, gene_icon(gene, 26), GENE_COL_X + g * GENE_COL_W + 18, y + 84)
+            ic.paste(img, gene_icon(gene, 26), GENE_COL_X + g * GENE_COL_W + 18, y + 84)
     return img
 
 
@@ -562,12 +536,12 @@ def _caption(img: Image.Image, view: dict, lang: str) -> None:
     left = t("render.caption", lang, turn=view["turn"], phase=phase)
     result = view["state"].get("result")
     if view["over"] and result:
-        right = t("render.winner", lang, player=player_names(view, winners(result)))
+        right = t("render.winner", lang, player=ic.player_names(view, ic.winners(result)))
     elif view["awaiting"]:
-        right = t("render.awaiting", lang, players=player_names(view, view["awaiting"]))
+        right = t("render.awaiting", lang, players=ic.player_names(view, view["awaiting"]))
     else:
         right = None
-    caption_band(img, left, right, WIDTH, CAPTION_H, (700, 32, 22), (26, 16))
+    ic.caption_band(img, left, right, WIDTH, CAPTION_H, (700, 32, 22), (26, 16))
 
 
 def _dinos(img: Image.Image, view: dict) -> None:
@@ -578,7 +552,7 @@ def _dinos(img: Image.Image, view: dict) -> None:
         owner = region["owner"]
         if owner is None or owner < 0:
             continue
-        paste(img, disc_sprite(owner, radius, r in newborn), *lay.disc_centre(r))
+        ic.paste(img, disc_sprite(owner, radius, r in newborn), *lay.disc_centre(r))
 
 
 def _markers(img: Image.Image, view: dict) -> None:
@@ -586,12 +560,12 @@ def _markers(img: Image.Image, view: dict) -> None:
     climate = view["climate"]
     cx, cy = _climate_square(climate["square"])
     h = CLIMATE_SQ / 2 + 4
-    d.rectangle((cx - h, cy - h, cx + h, cy + h), outline=BLACK, width=5)
-    d.rectangle((cx - h + 5, cy - h + 5, cx + h - 5, cy + h - 5), outline=WHITE, width=2)
+    d.rectangle((cx - h, cy - h, cx + h, cy + h), outline=ic.BLACK, width=5)
+    d.rectangle((cx - h + 5, cy - h + 5, cx + h - 5, cy + h - 5), outline=ic.WHITE, width=2)
     meteor = view["meteor"]
     mx, my = _meteor_square(meteor["square"], meteor["last"])
     h = METEOR_SQ / 2 + 4
-    d.ellipse((mx - h, my - h, mx + h, my + h), outline=BLACK, width=4)
+    d.ellipse((mx - h, my - h, mx + h, my + h), outline=ic.BLACK, width=4)
     d.ellipse((mx - h + 4, my - h + 4, mx + h - 4, my + h - 4), outline=METEOR_RED, width=4)
 
 
@@ -609,40 +583,40 @@ def _players(img: Image.Image, view: dict, lang: str) -> None:
         wait = p in awaiting
         if wait:
             d = d or ImageDraw.Draw(img)
-            d.rounded_rectangle((x0, y, x1, y + CARD_H), radius=10, outline=AWAIT, width=5)
-        paste(img, disc_sprite(p, 17), x0 + 32, y + 27)
+            d.rounded_rectangle((x0, y, x1, y + CARD_H), radius=10, outline=ic.AWAIT, width=5)
+        ic.paste(img, disc_sprite(p, 17), x0 + 32, y + 27)
         mp_text = f"{pl['mp']} {mp_word}"
-        text(img, x1 - 14, y + 27, mp_text, 28, True, INK, "rm")
-        room = x1 - 14 - text_width(mp_text, 28, True) - 16 - (x0 + 58) - (26 if wait else 0)
-        name = fit_to(pl["name"], 26, True, room)
-        text(img, x0 + 58, y + 27, name, 26, True)
+        ic.text(img, x1 - 14, y + 27, mp_text, 28, True, ic.INK, "rm")
+        room = x1 - 14 - ic.text_width(mp_text, 28, True) - 16 - (x0 + 58) - (26 if wait else 0)
+        name = ic.fit_to(pl["name"], 26, True, room)
+        ic.text(img, x0 + 58, y + 27, name, 26, True)
         if wait:
             d = d or ImageDraw.Draw(img)
-            nx = x0 + 58 + text_width(name, 26, True) + 8
-            d.polygon([(nx, y + 17), (nx, y + 37), (nx + 16, y + 27)], fill=AWAIT)
+            nx = x0 + 58 + ic.text_width(name, 26, True) + 8
+            d.polygon([(nx, y + 17), (nx, y + 37), (nx + 16, y + 27)], fill=ic.AWAIT)
         line = t("render.stock", lang, dinos=pl["dinos"], reserve=pl["reserve"],
                  cards=pl["cards"])
-        size, line = fit_size(line, x1 - x0 - 72, 20, False, 14)
-        text(img, x0 + 58, y + 56, line, size, False, MUTED)
+        size, line = ic.fit_size(line, x1 - x0 - 72, 20, False, 14)
+        ic.text(img, x0 + 58, y + 56, line, size, False, MUTED)
         for g, gene in enumerate(GENE_KINDS):
-            text(img, GENE_COL_X + g * GENE_COL_W + 34, y + 85, str(pl["genes"].get(gene, 0)),
-                 22, True)
+            ic.text(img, GENE_COL_X + g * GENE_COL_W + 34, y + 85, str(pl["genes"].get(gene, 0)),
+                    22, True)
 
 
 def _box_title(img: Image.Image, s: str) -> None:
-    size, s = fit_size(s, PANEL_W, 24, True, 14)
-    text(img, PANEL_X, BOX_Y + 16, s, size, True)
+    size, s = ic.fit_size(s, PANEL_W, 24, True, 14)
+    ic.text(img, PANEL_X, BOX_Y + 16, s, size, True)
 
 
 @lru_cache(maxsize=64)
 def _auction_tile(gene: str, w: int, lang: str) -> Image.Image:
-    tile = Image.new("RGB", (w, 152), BG)
+    tile = Image.new("RGB", (w, 152), ic.BG)
     d = ImageDraw.Draw(tile)
-    d.rounded_rectangle((0, 0, w - 1, 151), radius=10, fill=CARD_BG, outline=CARD_LINE,
+    d.rounded_rectangle((0, 0, w - 1, 151), radius=10, fill=ic.CARD_BG, outline=ic.CARD_LINE,
                         width=2)
-    paste(tile, gene_icon(gene, 44), w / 2, 32)
-    size, word = fit_size(t(f"evo.gene.{gene}", lang), w - 8, 18, True, 11)
-    text(tile, w / 2, 70, word, size, True, INK, "mm")
+    ic.paste(tile, gene_icon(gene, 44), w / 2, 32)
+    size, word = ic.fit_size(t(f"evo.gene.{gene}", lang), w - 8, 18, True, 11)
+    ic.text(tile, w / 2, 70, word, size, True, ic.INK, "mm")
     return tile
 
 
@@ -662,14 +636,14 @@ def _auction(img: Image.Image, view: dict, lang: str) -> None:
         cx = x + w / 2
         held = bids[k] if k < len(bids) else None
         if held is None:
-            size, word = fit_size(t("render.no_bid", lang), w - 8, 18, False, 11)
-            text(img, cx, top + 118, word, size, False, MUTED, "mm")
+            size, word = ic.fit_size(t("render.no_bid", lang), w - 8, 18, False, 11)
+            ic.text(img, cx, top + 118, word, size, False, MUTED, "mm")
         else:
             p, amount = held
             s = str(amount)
-            left = cx - (34 + 6 + text_width(s, 26, True)) / 2
-            paste(img, disc_sprite(p, 15), left + 17, top + 118)
-            text(img, left + 40, top + 119, s, 26, True)
+            left = cx - (34 + 6 + ic.text_width(s, 26, True)) / 2
+            ic.paste(img, disc_sprite(p, 15), left + 17, top + 118)
+            ic.text(img, left + 40, top + 119, s, 26, True)
 
 
 def _ranking(img: Image.Image, view: dict, lang: str) -> None:
@@ -681,13 +655,14 @@ def _ranking(img: Image.Image, view: dict, lang: str) -> None:
     for k, row in enumerate(rows):
         y = BOX_Y + 52 + k * step
         p = row["player"]
-        text(img, PANEL_X + 4, y, f"{row['rank']}.", 22, True)
-        paste(img, disc_sprite(p, 13), PANEL_X + 52, y)
+        ic.text(img, PANEL_X + 4, y, f"{row['rank']}.", 22, True)
+        ic.paste(img, disc_sprite(p, 13), PANEL_X + 52, y)
         score = t("render.score_line", lang, score=row["score"], mp=mp, dinos=row["dinos"],
                   dinos_word=dinos_word)
-        text(img, PANEL_X + PANEL_W - 4, y, score, 20, False, MUTED, "rm")
-        room = PANEL_W - 4 - text_width(score, 20) - 16 - 74
-        text(img, PANEL_X + 74, y, fit_to(view["players"][p]["name"], 22, True, room), 22, True)
+        ic.text(img, PANEL_X + PANEL_W - 4, y, score, 20, False, MUTED, "rm")
+        room = PANEL_W - 4 - ic.text_width(score, 20) - 16 - 74
+        name = ic.fit_to(view["players"][p]["name"], 22, True, room)
+        ic.text(img, PANEL_X + 74, y, name, 22, True)
 
 
 def _cards_played(img: Image.Image, view: dict, lang: str) -> None:
@@ -698,9 +673,9 @@ def _cards_played(img: Image.Image, view: dict, lang: str) -> None:
     _box_title(img, t("render.played", lang))
     for k, entry in enumerate(played[-5:]):
         y = BOX_Y + 50 + k * 30
-        paste(img, disc_sprite(entry["player"], 12), PANEL_X + 16, y)
-        name = fit_to(t(f"evo.card.{entry['card']}.name", lang), 20, True, PANEL_W - 44)
-        text(img, PANEL_X + 38, y, name, 20, True)
+        ic.paste(img, disc_sprite(entry["player"], 12), PANEL_X + 16, y)
+        name = ic.fit_to(t(f"evo.card.{entry['card']}.name", lang), 20, True, PANEL_W - 44)
+        ic.text(img, PANEL_X + 38, y, name, 20, True)
 
 
 def draw_evo(view: dict, lang: str = "en") -> Image.Image:
@@ -735,36 +710,38 @@ def board_palette() -> Image.Image:
     from a sample sheet drawn with the same code (hexes of every terrain and zone with names,
     stars and dinos; discs and icons on the panels; text of every ink on every ground).
     """
-    exact = [BG, INK, MUTED, WHITE, BLACK, CARD_BG, CARD_LINE, CAPTION_BG, CAPTION_HI, AWAIT,
+    exact = [ic.BG, ic.INK, MUTED, ic.WHITE, ic.BLACK, ic.CARD_BG, ic.CARD_LINE, ic.CAPTION_BG,
+             ic.CAPTION_HI, ic.AWAIT,
              SEA, SHALLOW, HEX_LINE, METEOR_RED, FACE_FILL, FACE_INK, END_FILL, NEWBORN_RING,
              ICON_INK, EGG_SPOT, *TERRAIN_RGB.values(), *ZONE_PATTERN_RGB.values(),
              *ZONE_INK.values(), *PLAYER_RGB, *GENE_RGB.values()]
     exact += [zone_fill(tr, z) for tr in TERRAINS for z in ZONES]
     exact = list(dict.fromkeys(tuple(c) for c in exact))
 
-    sheet = Image.new("RGB", (16 * 72, 6 * 72), BG)
+    sheet = Image.new("RGB", (16 * 72, 6 * 72), ic.BG)
     for i, (tr, z) in enumerate((tr, z) for tr in TERRAINS for z in ZONES):
-        for row, bg in enumerate((SEA, SHALLOW, BG)):
+        for row, bg in enumerate((SEA, SHALLOW, ic.BG)):
             x, y = i * 72, row * 72
             sheet.paste(zone_swatch(tr, z, 72, bg), (x, y))
             _label(sheet, x + 36, y + 14, "C10", 14)
             if row == 0:
                 _star(sheet, x + 36, y + 58, 17)
-            paste(sheet, disc_sprite(i % len(PLAYER_RGB), 16, row == 1), x + 36, y + 38)
+            ic.paste(sheet, disc_sprite(i % len(PLAYER_RGB), 16, row == 1), x + 36, y + 38)
     for i in range(len(PLAYER_RGB)):
         for j, (r, nb) in enumerate(((17, False), (15, False), (12, False), (9, True))):
-            paste(sheet, disc_sprite(i, r, nb), 20 + i * 44, 3 * 72 + 20 + j * 40)
+            ic.paste(sheet, disc_sprite(i, r, nb), 20 + i * 44, 3 * 72 + 20 + j * 40)
     for j, gene in enumerate(("card", *GENE_KINDS)):
-        paste(sheet, gene_icon(gene, 26), 260 + j * 34, 3 * 72 + 20)
-        paste(sheet, gene_icon(gene, 44), 260 + j * 50, 3 * 72 + 70)
+        ic.paste(sheet, gene_icon(gene, 26), 260 + j * 34, 3 * 72 + 20)
+        ic.paste(sheet, gene_icon(gene, 44), 260 + j * 50, 3 * 72 + 70)
     for f in range(1, 7):
         for k, size in enumerate((16, 13, 12)):
-            paste(sheet, die_face(f, size), 680 + f * 60 + k * 18, 3 * 72 + 60)
-    grounds = ((CARD_BG, (INK, MUTED, AWAIT)), (BG, (INK, MUTED, *ZONE_INK.values())),
-               (CAPTION_BG, (WHITE, CAPTION_HI)), (FACE_FILL, (INK, FACE_INK)),
-               (END_FILL, (WHITE,)))
-    ink_swatches(sheet, grounds, 680, 16 * 72, 4 * 72, 28, 22, 100, 10, "Àg8é")
-    return build_palette(exact, sheet)
+            ic.paste(sheet, die_face(f, size), 680 + f * 60 + k * 18, 3 * 72 + 60)
+    grounds = ((ic.CARD_BG, (ic.INK, MUTED, ic.AWAIT)),
+               (ic.BG, (ic.INK, MUTED, *ZONE_INK.values())),
+               (ic.CAPTION_BG, (ic.WHITE, ic.CAPTION_HI)), (FACE_FILL, (ic.INK, FACE_INK)),
+               (END_FILL, (ic.WHITE,)))
+    ic.ink_swatches(sheet, grounds, 680, 16 * 72, 4 * 72, 28, 22, 100, 10, "Àg8é")
+    return ic.build_palette(exact, sheet)
 
 
 
@@ -773,7 +750,7 @@ def encode_png(image: Image.Image) -> bytes:
     (``images.common.encode_with_palette``: nearest colour, no dithering,
     ``compress_level=1``, no metadata). Measured on a 5-player board: ~6 ms and ~120 kB,
     against ~27 ms and ~410 kB for RGB at the same level."""
-    return encode_with_palette(image, board_palette())
+    return ic.encode_with_palette(image, board_palette())
 
 
 def render_evo(view: dict, lang: str = "en") -> bytes:
@@ -821,4 +798,9 @@ def bench_render(seed: int = 1, runs: int = 40) -> dict:
     """Median ms of draw+encode (``render_evo``) and of ``encode_png`` alone on the same
     finished image, for a mid-game 5-player board during an auction; and their ratio."""
     view = sample_view(5, seed)
-    return measure(lambda: draw_evo(view), encode_png, runs)
+    return ic.measure(lambda: draw_evo(view), encode_png, runs)
+
+
+def __getattr__(name: str):
+    """The toolkit's names, read here as before it was split out (``INK``, ``text``...)."""
+    return getattr(ic, name)

@@ -47,43 +47,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.mutations.data import DARK, TRAITS
-from images.common import (
-    AWAIT,
-    AWAIT_SOFT,
-    BG,
-    CAPTION_BG,
-    CAPTION_HI,
-    CARD_BG,
-    CARD_LINE,
-    INK,
-    LIGHT,
-    MUTED,
-    SEAT_INK,
-    SEAT_RGB,
-    SHARED_FLAT,
-    SS,
-    WHITE,
-    ZEBRA,
-    RowCache,
-    RowLayout,
-    awaited_frame,
-    build_palette,
-    caption_band,
-    disc,
-    encode_with_palette,
-    first_chip,
-    fit_size,
-    ink_swatches,
-    measure,
-    paste,
-    player_name,
-    player_names,
-    ranking_strip,
-    seat_disc,
-    text,
-    text_width,
-    winners,
-)
+from images import common as ic
 from messages import has, t
 
 # --- sizes ---------------------------------------------------------------------------------------
@@ -103,7 +67,7 @@ SP_PAD = 5
 HEAD_H = 17                       # the species number line
 CHIP_H, CHIP_STEP = 22, 24        # a trait chip
 LINE_H, LINE_STEP = 22, 24        # an animal line
-ROWS = RowLayout(WIDTH, MARGIN, ROWS_Y, ROW_H, ROW_GAP, ID_X1, SCORE_W, SP_W, SP_GAP, 10)
+ROWS = ic.RowLayout(WIDTH, MARGIN, ROWS_Y, ROW_H, ROW_GAP, ID_X1, SCORE_W, SP_W, SP_GAP, 10)
 
 # --- colours -------------------------------------------------------------------------------------
 
@@ -111,7 +75,7 @@ ROWS = RowLayout(WIDTH, MARGIN, ROWS_Y, ROW_H, ROW_GAP, ID_X1, SCORE_W, SP_W, SP
 FOOD_RED = (211, 47, 47)
 FOOD_BLUE = (30, 110, 200)
 BURROW = (56, 142, 60)
-PARASITE = INK
+PARASITE = ic.INK
 FED = (46, 125, 50)
 FED_SOFT = (237, 247, 237)
 TRAIT_BG = (226, 234, 244)
@@ -119,11 +83,12 @@ TRAIT_LINE = (150, 170, 192)
 DARK_BG = (74, 52, 88)
 TARGET = (198, 40, 40)
 HOLLOW = (150, 150, 150)
-DIE_WHITE = WHITE
+DIE_WHITE = ic.WHITE
 
-PLAYER_RGB, PLAYER_INK = SEAT_RGB, SEAT_INK  # eight seats: images.common's seat colours
+PLAYER_RGB, PLAYER_INK = ic.SEAT_RGB, ic.SEAT_INK  # eight seats: images.common's seat colours
 
-DICE_RGB = {"food": (DIE_WHITE, INK), "burrows": (BURROW, WHITE), "parasites": (PARASITE, WHITE)}
+DICE_RGB = {"food": (DIE_WHITE, ic.INK), "burrows": (BURROW, ic.WHITE),
+            "parasites": (PARASITE, ic.WHITE)}
 
 @lru_cache(maxsize=256)
 def trait_name(trait: str, lang: str = "en") -> str:
@@ -156,11 +121,11 @@ def strip_box() -> tuple[int, int, int, int]:
 @lru_cache(maxsize=8)
 def burrow_icon(size: int) -> Image.Image:
     """A green burrow token: a rounded square with a dark arch."""
-    S = size * SS
+    S = size * ic.SS
     big = Image.new("RGBA", (S, S), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
     d.rounded_rectangle((0, 0, S - 1, S - 1), radius=S // 4, fill=BURROW + (255,),
-                        outline=(27, 94, 32, 255), width=SS)
+                        outline=(27, 94, 32, 255), width=ic.SS)
     d.pieslice((S * 0.22, S * 0.35, S * 0.78, S * 1.05), 180, 360, fill=(27, 60, 30, 255))
     return big.resize((size, size), Image.LANCZOS)
 
@@ -171,9 +136,9 @@ def card_back(w: int, h: int) -> Image.Image:
     im = Image.new("RGBA", (w + 4, h + 4), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     d.rounded_rectangle((3, 0, w + 3, h), radius=3, fill=(120, 144, 156, 255),
-                        outline=INK + (255,))
+                        outline=ic.INK + (255,))
     d.rounded_rectangle((0, 3, w, h + 3), radius=3, fill=(69, 90, 100, 255),
-                        outline=WHITE + (255,))
+                        outline=ic.WHITE + (255,))
     return im
 
 
@@ -186,12 +151,12 @@ PIPS = {1: ((1, 1),), 2: ((0, 0), (2, 2)), 3: ((0, 0), (1, 1), (2, 2)),
 @lru_cache(maxsize=64)
 def die_face(kind: str, face: int, size: int) -> Image.Image:
     """One face of a climate die: white (food), green (burrows) or black (parasites)."""
-    body, pip = DICE_RGB.get(kind, (DIE_WHITE, INK))
-    S = size * SS
+    body, pip = DICE_RGB.get(kind, (DIE_WHITE, ic.INK))
+    S = size * ic.SS
     big = Image.new("RGBA", (S, S), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
-    d.rounded_rectangle((0, 0, S - 1, S - 1), radius=S // 5, fill=INK + (255,))
-    e = max(SS, S // 14)
+    d.rounded_rectangle((0, 0, S - 1, S - 1), radius=S // 5, fill=ic.INK + (255,))
+    e = max(ic.SS, S // 14)
     d.rounded_rectangle((e, e, S - 1 - e, S - 1 - e), radius=S // 6, fill=body + (255,))
     r = S * 0.09
     for col, row in PIPS.get(face, ()):
@@ -205,20 +170,20 @@ def trait_chip(trait: str, w: int, h: int, inherited: bool, lang: str) -> Image.
     """A trait as a chip ``w`` x ``h``: its name as large as fits; a negative (dark) trait
     dark with a ``▼``; a trait inherited from the species it split from with a ``↑``."""
     dark = trait in DARK
-    im = Image.new("RGB", (w, h), CARD_BG)
+    im = Image.new("RGB", (w, h), ic.CARD_BG)
     d = ImageDraw.Draw(im)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=4, fill=DARK_BG if dark else TRAIT_BG,
-                        outline=INK if dark else TRAIT_LINE)
-    ink = WHITE if dark else INK
+                        outline=ic.INK if dark else TRAIT_LINE)
+    ink = ic.WHITE if dark else ic.INK
     mark = ("▼" if dark else "") + ("↑" if inherited else "")
     x = 4
     big = max(9, min(15, h - 7))
     if mark:
         ms = max(8, big - 3)
-        text(im, x, h / 2, mark, ms, True, CAPTION_HI if dark else MUTED)
-        x += text_width(mark, ms, True) + 2
-    size, name = fit_size(trait_name(trait, lang), w - x - 3, big, True, 9)
-    text(im, x, h / 2 + 0.5, name, size, True, ink)
+        ic.text(im, x, h / 2, mark, ms, True, ic.CAPTION_HI if dark else ic.MUTED)
+        x += ic.text_width(mark, ms, True) + 2
+    size, name = ic.fit_size(trait_name(trait, lang), w - x - 3, big, True, 9)
+    ic.text(im, x, h / 2 + 0.5, name, size, True, ink)
     return im
 
 
@@ -226,12 +191,12 @@ def _pips(d_img: Image.Image, x: float, cy: float, red: int, blue: int, need: in
           step: float) -> float:
     for i in range(max(need, red + blue)):
         if i < red:
-            sprite = disc(FOOD_RED, r)
+            sprite = ic.disc(FOOD_RED, r)
         elif i < red + blue:
-            sprite = disc(FOOD_BLUE, r)
+            sprite = ic.disc(FOOD_BLUE, r)
         else:
-            sprite = disc(CARD_BG, r, HOLLOW)
-        paste(d_img, sprite, x + i * step + r, cy)
+            sprite = ic.disc(ic.CARD_BG, r, HOLLOW)
+        ic.paste(d_img, sprite, x + i * step + r, cy)
     return x + max(need, red + blue) * step
 
 
@@ -240,36 +205,36 @@ def animal_line(aid: int, red: int, blue: int, need: int, burrow: bool, parasite
                 attacked: bool, fed: bool, w: int, h: int) -> Image.Image:
     """One animal (RGB on a species card's ground, ``w`` x ``h``): ``#id``, food circles
     against its need, its burrow, its parasites, ``⚔`` if it attacked this turn, ``✓`` if fed."""
-    ground = FED_SOFT if fed else CARD_BG
+    ground = FED_SOFT if fed else ic.CARD_BG
     im = Image.new("RGB", (w, h), ground)
     cy = h / 2
     small = max(8, min(12, h - 8))
     label_ = f"#{aid}"
-    text(im, 1, cy, label_, small, False, MUTED)
-    x = 2 + text_width(label_, small) + 3
+    ic.text(im, 1, cy, label_, small, False, ic.MUTED)
+    x = 2 + ic.text_width(label_, small) + 3
     right = w - 2
     if fed:
-        text(im, right, cy, "✓", small + 2, True, FED, "rm")
-        right -= text_width("✓", small + 2, True) + 2
+        ic.text(im, right, cy, "✓", small + 2, True, FED, "rm")
+        right -= ic.text_width("✓", small + 2, True) + 2
     if attacked:
-        text(im, right, cy, "⚔", small + 1, True, TARGET, "rm")
-        right -= text_width("⚔", small + 1, True) + 2
+        ic.text(im, right, cy, "⚔", small + 1, True, TARGET, "rm")
+        right -= ic.text_width("⚔", small + 1, True) + 2
     r = max(3, min(7, (h - 6) // 2))
     tokens = max(need, red + blue)
     extras = (2 * r + 4 if burrow else 0) + (2 * r + 2 if parasites else 0) + \
-        (text_width(f"×{parasites}", small, True) if parasites > 1 else 0)
+        (ic.text_width(f"×{parasites}", small, True) if parasites > 1 else 0)
     step = 2 * r + 2
     if tokens > 1 and x + tokens * step + extras > right:
         step = max(r + 1.0, (right - extras - x - 2 * r) / (tokens - 1))
     x = _pips(im, x, cy, red, blue, need, r, step) + 3
     if burrow:
-        paste(im, burrow_icon(2 * r + 2), x + r + 1, cy)
+        ic.paste(im, burrow_icon(2 * r + 2), x + r + 1, cy)
         x += 2 * r + 4
     if parasites:
-        paste(im, disc(PARASITE, r, None), x + r, cy)
+        ic.paste(im, ic.disc(PARASITE, r, None), x + r, cy)
         x += 2 * r + 2
         if parasites > 1:
-            text(im, x, cy, f"×{parasites}", small, True, PARASITE)
+            ic.text(im, x, cy, f"×{parasites}", small, True, PARASITE)
     return im
 
 
@@ -280,9 +245,9 @@ def background(players: int, lang: str) -> Image.Image:
     """Everything that stays put during a game (cached): the caption bar, the strip and its
     fixed words, the empty player rows with their columns."""
     h = height_for(players)
-    img = Image.new("RGB", (WIDTH, h), BG)
+    img = Image.new("RGB", (WIDTH, h), ic.BG)
     d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, WIDTH, CAPTION_H - 1), fill=CAPTION_BG)
+    d.rectangle((0, 0, WIDTH, CAPTION_H - 1), fill=ic.CAPTION_BG)
     for k in range(players):
         img.paste(empty_row(k, lang), (0, row_box(k)[1]))
     return img
@@ -336,28 +301,28 @@ def _caption(img: Image.Image, view: dict, lang: str) -> None:
     pend = view.get("pending")
     if view["over"] and view.get("result"):
         right = t("mutations.render.winner", lang,
-                  players=player_names(view, winners(view["result"])))
+                  players=ic.player_names(view, ic.winners(view["result"])))
     elif pend and isinstance(pend.get("player"), int):
         choice = t(f"mutations.choice.{pend.get('kind')}", lang)
         right = t("mutations.render.awaiting_choice", lang,
-                  player=player_name(view, pend["player"]), choice=choice)
+                  player=ic.player_name(view, pend["player"]), choice=choice)
         if pend.get("kind") == "dark" and pend.get("trait"):
             right += f" ({trait_name(pend['trait'], lang)})"
     elif ended:
         right = t("mutations.render.phase_over", lang)
     elif view.get("awaiting"):
         right = t("mutations.render.awaiting", lang,
-                  players=player_names(view, view["awaiting"]))
+                  players=ic.player_names(view, view["awaiting"]))
     else:
         right = None
-    caption_band(img, left, right, WIDTH, CAPTION_H, (640, 28, 16), (24, 13))
+    ic.caption_band(img, left, right, WIDTH, CAPTION_H, (640, 28, 16), (24, 13))
 
 
 def _ranking(img: Image.Image, view: dict, lang: str) -> None:
     """The final scores in rank order, across the strip (game over)."""
-    ranking_strip(img, view, t("mutations.render.ranking", lang),
-                  lambda rank: t("mutations.render.rank", lang, rank=rank), 18, WIDTH - 18,
-                  STRIP_Y + STRIP_H / 2 + 1, (200, 18, 12), (17, 15, 17), 10, (16, 5))
+    ic.ranking_strip(img, view, t("mutations.render.ranking", lang),
+                     lambda rank: t("mutations.render.rank", lang, rank=rank), 18, WIDTH - 18,
+                     STRIP_Y + STRIP_H / 2 + 1, (200, 18, 12), (17, 15, 17), 10, (16, 5))
 
 
 def _strip(img: Image.Image, view: dict, lang: str) -> None:
@@ -366,39 +331,39 @@ def _strip(img: Image.Image, view: dict, lang: str) -> None:
         return
     cy = STRIP_Y + STRIP_H / 2 + 1
     word = t("mutations.render.centre", lang)
-    size, word = fit_size(word, 110, 18, True, 12)
-    text(img, 18, cy, word, size, True)
-    x = 18 + text_width(word, size, True) + 14
+    size, word = ic.fit_size(word, 110, 18, True, 12)
+    ic.text(img, 18, cy, word, size, True)
+    x = 18 + ic.text_width(word, size, True) + 14
     centre = view.get("centre") or {}
     for kind in ("food", "burrows", "parasites"):
         if kind == "burrows":
-            paste(img, burrow_icon(20), x + 10, cy)
+            ic.paste(img, burrow_icon(20), x + 10, cy)
         else:
-            paste(img, disc(FOOD_RED if kind == "food" else PARASITE, 10), x + 10, cy)
+            ic.paste(img, ic.disc(FOOD_RED if kind == "food" else PARASITE, 10), x + 10, cy)
         s = str(centre.get(kind, 0))
-        text(img, x + 25, cy, s, 22, True, INK)
-        x += 25 + text_width(s, 22, True) + 20
+        ic.text(img, x + 25, cy, s, 22, True, ic.INK)
+        x += 25 + ic.text_width(s, 22, True) + 20
     # The dice rolled this turn.
     x += 10
     word = t("mutations.render.dice", lang)
-    size, word = fit_size(word, 90, 18, True, 12)
-    text(img, x, cy, word, size, True)
-    x += text_width(word, size, True) + 10
+    size, word = ic.fit_size(word, 90, 18, True, 12)
+    ic.text(img, x, cy, word, size, True)
+    x += ic.text_width(word, size, True) + 10
     dice = view.get("dice") or {}
     any_die = False
     for kind in ("food", "burrows", "parasites"):
         faces = list(dice.get(kind) or ())
         for f in faces[:8]:
-            paste(img, die_face(kind, int(f), 30), x + 15, cy)
+            ic.paste(img, die_face(kind, int(f), 30), x + 15, cy)
             x += 34
             any_die = True
         if faces:
             x += 12
     if not any_die:
         word = t("mutations.render.no_dice", lang)
-        size, word = fit_size(word, 200, 16, False, 11)
-        text(img, x, cy, word, size, False, LIGHT)
-        x += text_width(word, size) + 12
+        size, word = ic.fit_size(word, 200, 16, False, 11)
+        ic.text(img, x, cy, word, size, False, ic.LIGHT)
+        x += ic.text_width(word, size) + 12
     # Right: main deck, cards out of the game, the box.
     right = WIDTH - 18
     supply = view.get("supply") or {}
@@ -407,14 +372,14 @@ def _strip(img: Image.Image, view: dict, lang: str) -> None:
     removed = t("mutations.render.removed", lang, count=view.get("removed", 0))
     main = t("mutations.render.main", lang, count=view.get("main", 0))
     room = right - x - 40
-    small = max(10, min(14, int(room / max(1.0, text_width(box + removed, 14) / 14 + 30))))
-    text(img, right, cy + 10, box, small, False, MUTED, "rm")
-    text(img, right, cy - 9, removed, small, False, MUTED, "rm")
-    right -= max(text_width(box, small), text_width(removed, small)) + 18
-    size, main = fit_size(main, max(40, right - x - 30), 20, True, 12)
-    text(img, right, cy, main, size, True, INK, "rm")
-    right -= text_width(main, size, True) + 10
-    paste(img, card_back(18, 25), right - 12, cy)
+    small = max(10, min(14, int(room / max(1.0, ic.text_width(box + removed, 14) / 14 + 30))))
+    ic.text(img, right, cy + 10, box, small, False, ic.MUTED, "rm")
+    ic.text(img, right, cy - 9, removed, small, False, ic.MUTED, "rm")
+    right -= max(ic.text_width(box, small), ic.text_width(removed, small)) + 18
+    size, main = ic.fit_size(main, max(40, right - x - 30), 20, True, 12)
+    ic.text(img, right, cy, main, size, True, ic.INK, "rm")
+    right -= ic.text_width(main, size, True) + 10
+    ic.paste(img, card_back(18, 25), right - 12, cy)
 
 
 def _identity(img: Image.Image, view: dict, k: int, lang: str, awaiting: set) -> None:
@@ -422,22 +387,22 @@ def _identity(img: Image.Image, view: dict, k: int, lang: str, awaiting: set) ->
     x0, _, x1, _ = row_box(k)
     y0, y1 = 0, ROW_H - 1
     if k in awaiting:
-        awaited_frame(img, (x0, y0, x1, y1))
-    size, name = fit_size(pl["name"], ID_X1 - (x0 + 42) - 6, 20, True, 12)
-    text(img, x0 + 42, y0 + 22, name, size, True)
+        ic.awaited_frame(img, (x0, y0, x1, y1))
+    size, name = ic.fit_size(pl["name"], ID_X1 - (x0 + 42) - 6, 20, True, 12)
+    ic.text(img, x0 + 42, y0 + 22, name, size, True)
     y = y0 + 52
     if view.get("first") == k and not view["over"]:
-        first_chip(img, x0, y, t("mutations.render.first", lang), ID_X1 - x0 - 24)
+        ic.first_chip(img, x0, y, t("mutations.render.first", lang), ID_X1 - x0 - 24)
     y += 30
-    paste(img, card_back(14, 20), x0 + 20, y)
+    ic.paste(img, card_back(14, 20), x0 + 20, y)
     deck = t("mutations.render.deck", lang, count=pl.get("deck", 0))
-    size, deck = fit_size(deck, ID_X1 - x0 - 44, 17, True, 10)
-    text(img, x0 + 36, y, deck, size, True)
+    size, deck = ic.fit_size(deck, ID_X1 - x0 - 44, 17, True, 10)
+    ic.text(img, x0 + 36, y, deck, size, True)
     y += 28
     if pl.get("passed") and shown_phase(view) == "development" and not view["over"]:
         word = t("mutations.render.passed", lang)
-        size, word = fit_size(word, ID_X1 - x0 - 24, 15, False, 10)
-        text(img, x0 + 14, y, word, size, False, MUTED)
+        size, word = ic.fit_size(word, ID_X1 - x0 - 24, 15, False, 10)
+        ic.text(img, x0 + 14, y, word, size, False, ic.MUTED)
 
 
 def _score(img: Image.Image, view: dict, k: int, lang: str, ranks: dict) -> None:
@@ -453,20 +418,20 @@ def _score(img: Image.Image, view: dict, k: int, lang: str, ranks: dict) -> None
         heading = [(t("mutations.render.points_now", lang), 13, y0 + 12),
                    (t("mutations.render.points_note", lang), 11, y0 + 27)]
     for word, size, y in heading:
-        size, word = fit_size(word, SCORE_W - 8, size, False, 10)
-        text(img, cx, y, word, size, False, MUTED, "mm")
+        size, word = ic.fit_size(word, SCORE_W - 8, size, False, 10)
+        ic.text(img, cx, y, word, size, False, ic.MUTED, "mm")
     y = y0 + 50
     if k in ranks:
         rk = ranks[k]
         word = t("mutations.render.rank", lang, rank=rk)
         d = ImageDraw.Draw(img)
-        w = text_width(word, 16, True)
+        w = ic.text_width(word, 16, True)
         d.rounded_rectangle((x0 + 8, y - 12, x0 + 20 + w, y + 12), radius=12,
-                            fill=AWAIT if rk == 1 else ZEBRA)
-        text(img, x0 + 14, y, word, 16, True, INK)
-        text(img, x1 - 10, y, str(total), 30, True, INK, "rm")
+                            fill=ic.AWAIT if rk == 1 else ic.ZEBRA)
+        ic.text(img, x0 + 14, y, word, 16, True, ic.INK)
+        ic.text(img, x1 - 10, y, str(total), 30, True, ic.INK, "rm")
     else:
-        text(img, cx, y, str(total), 32, True, INK, "mm")
+        ic.text(img, cx, y, str(total), 32, True, ic.INK, "mm")
     lines = [t("mutations.render.score_animals", lang, count=sc.get("animals", 0)),
              t("mutations.render.score_traits", lang, count=sc.get("traits", 0)),
              t("mutations.render.score_bonus", lang, bonus=sc.get("bonus", 0))]
@@ -474,8 +439,8 @@ def _score(img: Image.Image, view: dict, k: int, lang: str, ranks: dict) -> None
         lines.append(t("mutations.render.lost", lang, count=pl.get("lost", 0)))
     y = y0 + 82
     for line in lines:
-        size, line = fit_size(line, SCORE_W - 10, 14, False, 9)
-        text(img, cx, y, line, size, False, MUTED, "mm")
+        size, line = ic.fit_size(line, SCORE_W - 10, 14, False, 9)
+        ic.text(img, cx, y, line, size, False, ic.MUTED, "mm")
         y += 19
 
 
@@ -489,7 +454,7 @@ def _focus(view: dict) -> dict[int, tuple]:
     if kind in ("mimicry", "eat") and isinstance(pend.get("target"), int):
         out[pend["target"]] = TARGET
     elif kind in ("lose", "dark") and isinstance(pend.get("species"), int):
-        out[pend["species"]] = TARGET if kind == "lose" else AWAIT
+        out[pend["species"]] = TARGET if kind == "lose" else ic.AWAIT
     return out
 
 
@@ -514,19 +479,19 @@ def species_card(key: tuple, w: int, focus: tuple | None, lang: str) -> Image.Im
     they do not fit, the animals go in two columns, then everything is squeezed."""
     sid, parent, own, inherited, need, animals = key
     h = ROW_H - 12
-    img = Image.new("RGB", (w, h), CARD_BG)
+    img = Image.new("RGB", (w, h), ic.CARD_BG)
     fed = bool(animals) and all(a[6] for a in animals)
-    outline, width = (FED, 3) if fed else (CARD_LINE, 1)
+    outline, width = (FED, 3) if fed else (ic.CARD_LINE, 1)
     if focus is not None:
         outline, width = focus, 4
-    ImageDraw.Draw(img).rounded_rectangle((0, 0, w - 1, h - 1), radius=7, fill=CARD_BG,
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, w - 1, h - 1), radius=7, fill=ic.CARD_BG,
                                           outline=outline, width=width)
     small = 12 if w >= 90 else 10
     head = f"#{sid}"
-    text(img, SP_PAD, HEAD_H / 2 + 2, head, small, True, MUTED)
+    ic.text(img, SP_PAD, HEAD_H / 2 + 2, head, small, True, ic.MUTED)
     if parent is not None:
-        hx = SP_PAD + text_width(head, small, True) + 6
-        text(img, hx, HEAD_H / 2 + 2, f"↑#{parent}", small, False, MUTED)
+        hx = SP_PAD + ic.text_width(head, small, True) + 6
+        ic.text(img, hx, HEAD_H / 2 + 2, f"↑#{parent}", small, False, ic.MUTED)
     chips = [(tr, False) for tr in own] + [(tr, True) for tr in inherited]
     inner_w = w - 2 * SP_PAD
     y = HEAD_H + 2
@@ -558,7 +523,7 @@ def _row(img: Image.Image, view: dict, k: int, lang: str, focus: dict) -> None:
     row = pl.get("species") or ()
     if not row:
         word = t("mutations.render.no_species", lang)
-        text(img, SP_X0 + 10, y0 + ROW_H / 2, word, 16, False, LIGHT)
+        ic.text(img, SP_X0 + 10, y0 + ROW_H / 2, word, 16, False, ic.LIGHT)
         return
     for (x, w), sp in zip(species_slots(len(row)), row, strict=True):
         img.paste(species_card(species_key(sp), w, focus.get(sp["id"]), lang), (x, y0 + 6))
@@ -577,7 +542,7 @@ def _row_key(view: dict, k: int, awaiting: set, ranks: dict, focus: dict) -> tup
 
 
 ROW_CACHE_SIZE = 256
-_rows = RowCache(ROW_CACHE_SIZE)
+_rows = ic.RowCache(ROW_CACHE_SIZE)
 
 
 def row_sprite(view: dict, k: int, lang: str, awaiting: set, ranks: dict,
@@ -616,8 +581,8 @@ def draw_mutations(view: dict, lang: str = "en") -> Image.Image:
 
 # --- encoding ------------------------------------------------------------------------------------
 
-FLAT = [*SHARED_FLAT, FOOD_RED, FOOD_BLUE, BURROW, PARASITE, FED, FED_SOFT, TRAIT_BG, TRAIT_LINE,
-        DARK_BG, TARGET, HOLLOW, DIE_WHITE, ZEBRA, (27, 94, 32), (27, 60, 30), (120, 144, 156),
+FLAT = [*ic.SHARED_FLAT, FOOD_RED, FOOD_BLUE, BURROW, PARASITE, FED, FED_SOFT, TRAIT_BG, TRAIT_LINE,
+        DARK_BG, TARGET, HOLLOW, DIE_WHITE, ic.ZEBRA, (27, 94, 32), (27, 60, 30), (120, 144, 156),
         (69, 90, 100), *PLAYER_RGB]
 
 
@@ -625,9 +590,9 @@ FLAT = [*SHARED_FLAT, FOOD_RED, FOOD_BLUE, BURROW, PARASITE, FED, FED_SOFT, TRAI
 def board_palette() -> Image.Image:
     """The fixed 256-colour palette of every Random Mutations picture: its flat colours
     exactly, then the in-between colours of a sample sheet drawn with the same sprites."""
-    sheet = Image.new("RGB", (1400, 200), BG)
+    sheet = Image.new("RGB", (1400, 200), ic.BG)
     d = ImageDraw.Draw(sheet)
-    d.rectangle((0, 0, 1400, 100), fill=CARD_BG)
+    d.rectangle((0, 0, 1400, 100), fill=ic.CARD_BG)
     for i, tr in enumerate(TRAITS):
         sheet.paste(trait_chip(tr, 140, CHIP_H, i % 3 == 0, "en"), (4 + (i % 8) * 150,
                                                                     4 + (i // 8) * 24))
@@ -636,24 +601,25 @@ def board_palette() -> Image.Image:
         sheet.paste(animal_line(10 + i, red, blue, need, i % 2 == 0, i, i == 2, fed, 136,
                                 LINE_H), (4 + i * 150, 60))
     for p in range(len(PLAYER_RGB)):
-        paste(sheet, seat_disc(p, 14), 20 + p * 40, 130)
+        ic.paste(sheet, ic.seat_disc(p, 14), 20 + p * 40, 130)
     for i, kind in enumerate(DICE_RGB):
         for f in range(1, 7):
-            paste(sheet, die_face(kind, f, 30), 400 + (i * 6 + f) * 34, 130)
-    paste(sheet, card_back(18, 25), 360, 170)
-    paste(sheet, burrow_icon(20), 330, 170)
-    grounds = ((CARD_BG, (INK, MUTED, LIGHT, FED, TARGET, PARASITE)), (BG, (INK, MUTED, LIGHT)),
-               (FED_SOFT, (INK, MUTED, FED, TARGET)), (CAPTION_BG, (WHITE, CAPTION_HI)),
-               (AWAIT_SOFT, (INK,)), (AWAIT, (INK,)), (ZEBRA, (INK,)), (TRAIT_BG, (INK,)),
-               (DARK_BG, (WHITE, CAPTION_HI)))
-    ink_swatches(sheet, grounds, 1100, 1400, 100, 10, 11, 40)
-    return build_palette(FLAT, sheet)
+            ic.paste(sheet, die_face(kind, f, 30), 400 + (i * 6 + f) * 34, 130)
+    ic.paste(sheet, card_back(18, 25), 360, 170)
+    ic.paste(sheet, burrow_icon(20), 330, 170)
+    grounds = ((ic.CARD_BG, (ic.INK, ic.MUTED, ic.LIGHT, FED, TARGET, PARASITE)),
+               (ic.BG, (ic.INK, ic.MUTED, ic.LIGHT)), (FED_SOFT, (ic.INK, ic.MUTED, FED, TARGET)),
+               (ic.CAPTION_BG, (ic.WHITE, ic.CAPTION_HI)), (ic.AWAIT_SOFT, (ic.INK,)),
+               (ic.AWAIT, (ic.INK,)), (ic.ZEBRA, (ic.INK,)), (TRAIT_BG, (ic.INK,)),
+               (DARK_BG, (ic.WHITE, ic.CAPTION_HI)))
+    ic.ink_swatches(sheet, grounds, 1100, 1400, 100, 10, 11, 40)
+    return ic.build_palette(FLAT, sheet)
 
 
 def encode_png(image: Image.Image) -> bytes:
     """The PNG bytes of a Random Mutations picture: mapped onto ``board_palette`` (nearest
     colour, no dithering), ``compress_level=1``, no metadata: same image, same bytes."""
-    return encode_with_palette(image, board_palette())
+    return ic.encode_with_palette(image, board_palette())
 
 
 def render_mutations(view: dict, lang: str = "en") -> bytes:
@@ -666,4 +632,9 @@ def render_mutations(view: dict, lang: str = "en") -> bytes:
 def bench_render(view: dict, repeats: int = 40, lang: str = "en") -> dict:
     """Median ms of draw+encode (``render_mutations``) and of ``encode_png`` alone on the
     same finished image, and their ratio (``images.common.measure``)."""
-    return measure(lambda: draw_mutations(view, lang), encode_png, repeats)
+    return ic.measure(lambda: draw_mutations(view, lang), encode_png, repeats)
+
+
+def __getattr__(name: str):
+    """The toolkit's names, read here as before it was split out (``INK``, ``text``...)."""
+    return getattr(ic, name)

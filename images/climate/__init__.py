@@ -63,134 +63,47 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from images.climate.board import (  # noqa: F401  (the names callers use, as before the split)
-    _tops,
-    background,
-    effects_zone,
-    phase_ended,
-    top_sprite,
-    zone_tile,
-)
-from images.climate.hand import draw_hand, hand_card, hand_height  # noqa: F401
-from images.climate.species import (  # noqa: F401
-    _chip_name,
-    _context,
-    _rows,
-    empty_row,
-    row_sprite,
-    species_card,
-    species_key,
-    trait_chip,
-)
-from images.climate.sprites import (  # noqa: F401
-    _wrap,
-    badge,
-    bag_icon,
-    deck_icon,
-    event_card,
-    food_card,
-    marker_icon,
-    pond,
-    volcano_icon,
-)
-from images.climate.style import (  # noqa: F401
-    BACK_BG,
-    BACK_LINE,
-    BACK_PAT,
-    BAG,
-    BODY_RGB,
-    CARN_BG,
-    CHIP_H,
-    COLD_BG,
-    COLD_LINE,
-    EVENT_H,
-    FAT,
-    FAT_LINE,
-    FED,
-    FOOD,
-    GREEN_FRAME,
-    HAND_W,
-    HOLLOW,
-    HOT_BG,
-    HOT_LINE,
-    LEAF,
-    LEAF_DARK,
-    NEGATED,
-    PLAYER_RGB,
-    POND,
-    POND_LINE,
-    POP_RGB,
-    ROCK,
-    SNOW,
-    SP_PAD,
-    SP_X1,
-    SUN,
-    SUN_LINE,
-    TRAIT_BG,
-    TRAIT_LINE,
-    VOLCANO,
-    WIDTH,
-    ZONE_RGB,
-    ZONE_W,
-    ZONES_N,
-    event_box,
-    event_name,
-    height_for,
-    phase_name,
-    row_box,
-    score_box,
-    species_slots,
-    strip_box,
-    trait_name,
-    trait_short,
-    zone_box,
-    zone_name,
-)
-from images.common import (  # noqa: F401
-    AWAIT,
-    AWAIT_SOFT,
-    BG,
-    CAPTION_BG,
-    CAPTION_HI,
-    CARD_BG,
-    INK,
-    LIGHT,
-    MUTED,
-    SHARED_FLAT,
-    WHITE,
-    ZEBRA,
-    build_palette,
-    disc,
-    encode_with_palette,
-    ink_swatches,
-    measure,
-    paste,
-    seat_disc,
-)
+from images import common as ic
+from images.climate import board, hand, species
+from images.climate import sprites as spr
+from images.climate import style as st
+
+_PARTS = (board, species, hand, spr, st, ic)
+
+
+def __getattr__(name: str):
+    """The names callers read here (``images.climate.zone_name``...): the parts' and the
+    toolkit's, as before the split."""
+    for part in _PARTS:
+        if hasattr(part, name):
+            return getattr(part, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def clear_caches() -> None:
     """Forget every cached sprite, row and top (the output never depends on them)."""
-    for cached in (background, zone_tile, event_card, species_card, trait_chip, food_card,
-                   empty_row, hand_card, seat_disc, trait_name, trait_short, zone_name,
-                   event_name, phase_name, _wrap):
+    for cached in (board.background, board.zone_tile, spr.event_card, species.species_card,
+                   species.trait_chip, spr.food_card, species.empty_row, hand.hand_card,
+                   ic.seat_disc, st.trait_name, st.trait_short, st.zone_name, st.event_name,
+                   st.phase_name, spr._wrap):
         cached.cache_clear()
-    _rows.clear()
-    _tops.clear()
+    species._rows.clear()
+    board._tops.clear()
 
 
 def draw_climate(view: dict, lang: str = "en") -> Image.Image:
     """The table of ``view`` (``CLIMATE.view``): an RGB image ``WIDTH`` x ``height_for``."""
     n = len(view["players"])
-    img = Image.new("RGB", (WIDTH, height_for(n)), BG)
-    img.paste(top_sprite(view, lang), (0, 0))
+    img = Image.new("RGB", (st.WIDTH, st.height_for(n)), ic.BG)
+    img.paste(board.top_sprite(view, lang), (0, 0))
     over = bool(view["over"])
     awaiting = set(view.get("awaiting") or ()) \
-        if not over and phase_ended(view) is None else set()
+        if not over and board.phase_ended(view) is None else set()
     result = {row["player"]: row for row in (view.get("result") or ())} if over else {}
-    context = _context(view)
+    context = species._context(view)
     for k in range(n):
-        img.paste(row_sprite(view, k, lang, awaiting, result, context), (0, row_box(k)[1]))
+        img.paste(species.row_sprite(view, k, lang, awaiting, result, context),
+                  (0, st.row_box(k)[1]))
     return img
 
 
@@ -201,15 +114,16 @@ def render_climate(view: dict, lang: str = "en") -> bytes:
 
 def render_hand(view: dict, lang: str = "en") -> bytes:
     """The viewer's hand image as PNG bytes, to send to that player alone (ephemeral)."""
-    return encode_png(draw_hand(view, lang))
+    return encode_png(hand.draw_hand(view, lang))
 
 
 # --- encoding ----------------------------------------------------------------------------------
 
-FLAT = [*SHARED_FLAT, ZEBRA, BODY_RGB, POP_RGB, FOOD, FAT, FAT_LINE, HOLLOW, FED, TRAIT_BG,
-        TRAIT_LINE, CARN_BG, GREEN_FRAME, BACK_BG, BACK_PAT, BACK_LINE, POND, POND_LINE, LEAF,
-        LEAF_DARK, SUN, SUN_LINE, SNOW, VOLCANO, ROCK, BAG, COLD_BG, COLD_LINE, HOT_BG, HOT_LINE,
-        NEGATED, *(g for g, _ in ZONE_RGB), *PLAYER_RGB]
+FLAT = [*ic.SHARED_FLAT, ic.ZEBRA, st.BODY_RGB, st.POP_RGB, st.FOOD, st.FAT, st.FAT_LINE,
+        st.HOLLOW, st.FED, st.TRAIT_BG, st.TRAIT_LINE, st.CARN_BG, st.GREEN_FRAME, st.BACK_BG,
+        st.BACK_PAT, st.BACK_LINE, st.POND, st.POND_LINE, st.LEAF, st.LEAF_DARK, st.SUN,
+        st.SUN_LINE, st.SNOW, st.VOLCANO, st.ROCK, st.BAG, st.COLD_BG, st.COLD_LINE, st.HOT_BG,
+        st.HOT_LINE, st.NEGATED, *(g for g, _ in st.ZONE_RGB), *st.PLAYER_RGB]
 
 
 @lru_cache(maxsize=1)
@@ -218,43 +132,45 @@ def board_palette() -> Image.Image:
     exactly, then the in-between colours of a sample sheet drawn with the same sprites."""
     from engine.climate.data import GREEN, TRAITS, ZONES
 
-    sheet = Image.new("RGB", (1400, 420), BG)
+    sheet = Image.new("RGB", (1400, 420), ic.BG)
     d = ImageDraw.Draw(sheet)
-    d.rectangle((0, 0, 1400, 120), fill=CARD_BG)
+    d.rectangle((0, 0, 1400, 120), fill=ic.CARD_BG)
     for i, tr in enumerate(TRAITS):
         style = ("up", "own", "back")[i % 3] if i % 4 else "up"
-        sheet.paste(trait_chip(tr, 150, CHIP_H, style, tr in GREEN, i == 5, "en"),
+        sheet.paste(species.trait_chip(tr, 150, st.CHIP_H, style, tr in GREEN, i == 5, "en"),
                     (4 + (i % 8) * 160, 4 + (i // 8) * 24))
-    for i, z in enumerate(ZONES[:ZONES_N]):
-        sheet.paste(zone_tile(z, i, i - 4, ("cold" if i < 4 else "heat", 1 + i % 4, (1, 4)),
-                              i == 4, "en"), (4 + i * 140, 124))
+    for i, z in enumerate(ZONES[:st.ZONES_N]):
+        sheet.paste(board.zone_tile(z, i, i - 4, ("cold" if i < 4 else "heat", 1 + i % 4, (1, 4)),
+                                    i == 4, "en"), (4 + i * 140, 124))
     for i, (ev, deck) in enumerate((("cold_snap", "cold"), ("volcanic_eruption", "hot"))):
-        sheet.paste(event_card(ev, deck, "cold" if i else None, ZONE_W, EVENT_H, "en"),
+        sheet.paste(spr.event_card(ev, deck, "cold" if i else None, st.ZONE_W, st.EVENT_H, "en"),
                     (4 + i * 140, 230))
     for i, tr in enumerate(("carnivore", "fat_tissue", "horns")):
-        sheet.paste(hand_card(tr, i - 1, i, 2 - i, tr in GREEN, "en"), (300 + i * 180, 230))
-    for p in range(len(PLAYER_RGB)):
-        paste(sheet, seat_disc(p, 14), 20 + p * 40, 300)
+        sheet.paste(hand.hand_card(tr, i - 1, i, 2 - i, tr in GREEN, "en"), (300 + i * 180, 230))
+    for p in range(len(st.PLAYER_RGB)):
+        ic.paste(sheet, ic.seat_disc(p, 14), 20 + p * 40, 300)
     for i, key in enumerate(((3, 1, 1), None)):
-        sprite = food_card(key, i, i == 1, False)
+        sprite = spr.food_card(key, i, i == 1, False)
         sheet.paste(sprite, (20 + i * 50, 320), sprite)
-    for i, sprite in enumerate((pond(120, 58), bag_icon(18), volcano_icon(24), marker_icon(22),
-                                badge(3, 26, "body"), badge(4, 26, "pop"), disc(FOOD, 5),
-                                disc(FAT, 5, FAT_LINE), deck_icon(16, 22))):
-        paste(sheet, sprite, 200 + i * 70, 380)
-    grounds = ((CARD_BG, (INK, MUTED, LIGHT, FED, NEGATED, VOLCANO)), (BG, (INK, MUTED, LIGHT)),
-               (CAPTION_BG, (WHITE, CAPTION_HI)), (AWAIT_SOFT, (INK,)), (AWAIT, (INK,)),
-               (ZEBRA, (INK,)), (TRAIT_BG, (INK,)), (CARN_BG, (WHITE,)), (BACK_BG, (WHITE,)),
-               (POND, (WHITE,)), (COLD_BG, (INK,)), (HOT_BG, (INK,)),
-               *((g, (ink,)) for g, ink in ZONE_RGB))
-    ink_swatches(sheet, grounds, 1100, 1400, 120, 10, 11, 40)
-    return build_palette(FLAT, sheet)
+    for i, sprite in enumerate((spr.pond(120, 58), spr.bag_icon(18), spr.volcano_icon(24),
+                                spr.marker_icon(22), spr.badge(3, 26, "body"),
+                                spr.badge(4, 26, "pop"), ic.disc(st.FOOD, 5),
+                                ic.disc(st.FAT, 5, st.FAT_LINE), spr.deck_icon(16, 22))):
+        ic.paste(sheet, sprite, 200 + i * 70, 380)
+    grounds = ((ic.CARD_BG, (ic.INK, ic.MUTED, ic.LIGHT, st.FED, st.NEGATED, st.VOLCANO)),
+               (ic.BG, (ic.INK, ic.MUTED, ic.LIGHT)), (ic.CAPTION_BG, (ic.WHITE, ic.CAPTION_HI)),
+               (ic.AWAIT_SOFT, (ic.INK,)), (ic.AWAIT, (ic.INK,)), (ic.ZEBRA, (ic.INK,)),
+               (st.TRAIT_BG, (ic.INK,)), (st.CARN_BG, (ic.WHITE,)), (st.BACK_BG, (ic.WHITE,)),
+               (st.POND, (ic.WHITE,)), (st.COLD_BG, (ic.INK,)), (st.HOT_BG, (ic.INK,)),
+               *((g, (ink,)) for g, ink in st.ZONE_RGB))
+    ic.ink_swatches(sheet, grounds, 1100, 1400, 120, 10, 11, 40)
+    return ic.build_palette(FLAT, sheet)
 
 
 def encode_png(image: Image.Image) -> bytes:
     """The PNG bytes of an Evolution: Climate picture: mapped onto ``board_palette`` (nearest
     colour, no dithering), ``compress_level=1``, no metadata: same image, same bytes."""
-    return encode_with_palette(image, board_palette())
+    return ic.encode_with_palette(image, board_palette())
 
 
 # --- benchmark ---------------------------------------------------------------------------------
@@ -262,4 +178,4 @@ def encode_png(image: Image.Image) -> bytes:
 def bench_render(view: dict, repeats: int = 40, lang: str = "en") -> dict:
     """Median ms of draw+encode (``render_climate``) and of ``encode_png`` alone on the same
     finished image, and their ratio (``images.common.measure``)."""
-    return measure(lambda: draw_climate(view, lang), encode_png, repeats)
+    return ic.measure(lambda: draw_climate(view, lang), encode_png, repeats)

@@ -12,73 +12,9 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.climate.data import SHIFT, THAW_SUNS
-from images.climate.sprites import (
-    _icons,
-    badge,
-    badge_plain,
-    card_back,
-    deck_icon,
-    event_card,
-    food_card,
-    leaf_icon,
-    marker_icon,
-    pond,
-    snow_icon,
-    sun_icon,
-    volcano_icon,
-)
-from images.climate.style import (
-    CAPTION_H,
-    DECKS_X,
-    EVENT_H,
-    EVENT_Y,
-    FAT,
-    FAT_LINE,
-    FOOD,
-    FOOD_STEP,
-    GREEN_FRAME,
-    LEGEND_H,
-    LEGEND_Y,
-    MARGIN,
-    NEGATED,
-    ROWS_Y,
-    SNOW,
-    STRIP_H,
-    TRAIT_BG,
-    VOLCANO,
-    WIDTH,
-    ZONE_H,
-    ZONE_RGB,
-    ZONE_W,
-    ZONES_N,
-    event_box,
-    event_name,
-    phase_name,
-    strip_box,
-    zone_box,
-    zone_name,
-)
-from images.common import (
-    BG,
-    CAPTION_BG,
-    CARD_LINE,
-    INK,
-    MUTED,
-    WHITE,
-    RowCache,
-    caption_band,
-    disc,
-    fit_size,
-    fit_to,
-    paste,
-    player_names,
-    ranking_strip,
-    rounded,
-    signed,
-    text,
-    text_width,
-    winners,
-)
+from images import common as ic
+from images.climate import sprites as spr
+from images.climate import style as st
 from messages import t
 
 
@@ -97,37 +33,37 @@ def zone_tile(zone: str, i: int, plants: int, loss: tuple | None, marked: bool,
     """Zone ``i``'s tile (RGB ``ZONE_W`` x ``ZONE_H``): its name, its climate loss (suns or
     snowflakes, one per population lost, and the body sizes hit), its plant modifier on a
     leaf. ``marked``: the climate marker is here (a thick frame and the marker token)."""
-    ground, ink = ZONE_RGB[i % len(ZONE_RGB)]
-    im = Image.new("RGB", (ZONE_W, ZONE_H), BG)
+    ground, ink = st.ZONE_RGB[i % len(st.ZONE_RGB)]
+    im = Image.new("RGB", (st.ZONE_W, st.ZONE_H), ic.BG)
     d = ImageDraw.Draw(im)
-    d.rounded_rectangle((0, 0, ZONE_W - 1, ZONE_H - 1), radius=8, fill=ground,
-                        outline=INK if marked else CARD_LINE, width=5 if marked else 1)
-    size, name = fit_size(zone_name(zone, lang), ZONE_W - 16, 16, True, 10)
-    text(im, ZONE_W / 2, 17, name, size, True, ink, "mm")
+    d.rounded_rectangle((0, 0, st.ZONE_W - 1, st.ZONE_H - 1), radius=8, fill=ground,
+                        outline=ic.INK if marked else ic.CARD_LINE, width=5 if marked else 1)
+    size, name = ic.fit_size(st.zone_name(zone, lang), st.ZONE_W - 16, 16, True, 10)
+    ic.text(im, st.ZONE_W / 2, 17, name, size, True, ink, "mm")
     cy = 48
     cause, icons, (low, high) = loss if loss else (None, 0, (1, 6))
     if icons and cause in ("cold", "heat"):
         sz = 16
         body = f"{low}–{high}" if low != high else str(low)
-        bw = text_width(body, 14, True)
+        bw = ic.text_width(body, 14, True)
         total = icons * (sz + 1) + 6 + 14 + 3 + bw
-        x = (ZONE_W - total) / 2
-        x = _icons(im, x, cy, icons if cause == "heat" else 0, icons if cause == "cold" else 0,
-                   sz, None, WHITE if ink == WHITE else SNOW)
+        x = (st.ZONE_W - total) / 2
+        x = spr._icons(im, x, cy, icons if cause == "heat" else 0, icons if cause == "cold" else 0,
+                       sz, None, ic.WHITE if ink == ic.WHITE else st.SNOW)
         x += 6
-        paste(im, badge_plain(14), x + 7, cy)
-        text(im, x + 17, cy, body, 14, True, ink)
+        ic.paste(im, spr.badge_plain(14), x + 7, cy)
+        ic.text(im, x + 17, cy, body, 14, True, ink)
     else:
         word = t("climate.render.no_loss", lang)
-        size, word = fit_size(word, ZONE_W - 16, 13, False, 9)
-        text(im, ZONE_W / 2, cy, word, size, False, ink, "mm")
-    s = signed(plants)
-    w = 24 + 4 + text_width(s, 19, True)
-    x = (ZONE_W - w) / 2
-    paste(im, leaf_icon(24), x + 12, 78)
-    text(im, x + 28, 78, s, 19, True, ink)
+        size, word = ic.fit_size(word, st.ZONE_W - 16, 13, False, 9)
+        ic.text(im, st.ZONE_W / 2, cy, word, size, False, ink, "mm")
+    s = ic.signed(plants)
+    w = 24 + 4 + ic.text_width(s, 19, True)
+    x = (st.ZONE_W - w) / 2
+    ic.paste(im, spr.leaf_icon(24), x + 12, 78)
+    ic.text(im, x + 28, 78, s, 19, True, ink)
     if marked:
-        paste(im, marker_icon(22), ZONE_W - 17, ZONE_H - 17)
+        ic.paste(im, spr.marker_icon(22), st.ZONE_W - 17, st.ZONE_H - 17)
     return im
 
 
@@ -136,51 +72,51 @@ def background(zones: tuple, plants: tuple, loss: tuple, events: bool,
                lang: str) -> Image.Image:
     """The top of the table that stays put during a game (cached; ``WIDTH`` x ``ROWS_Y``):
     the caption bar, the nine zone tiles of this board side, the strip's panel, the legend."""
-    img = Image.new("RGB", (WIDTH, ROWS_Y), BG)
+    img = Image.new("RGB", (st.WIDTH, st.ROWS_Y), ic.BG)
     d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, WIDTH, CAPTION_H - 1), fill=CAPTION_BG)
-    for i, zone in enumerate(zones[:ZONES_N]):
+    d.rectangle((0, 0, st.WIDTH, st.CAPTION_H - 1), fill=ic.CAPTION_BG)
+    for i, zone in enumerate(zones[:st.ZONES_N]):
         tile = zone_tile(zone, i, plants[i] if i < len(plants) else 0,
                          loss[i] if i < len(loss) else None, False, lang)
-        img.paste(tile, zone_box(i)[:2])
+        img.paste(tile, st.zone_box(i)[:2])
     if not events:
         word = t("climate.render.no_events", lang)
-        text(img, WIDTH / 2, EVENT_Y + EVENT_H / 2, word, 15, False, MUTED, "mm")
-    rounded(d, strip_box())
+        ic.text(img, st.WIDTH / 2, st.EVENT_Y + st.EVENT_H / 2, word, 15, False, ic.MUTED, "mm")
+    ic.rounded(d, st.strip_box())
     _legend(img, lang)
     return img
 
 
 def _legend(img: Image.Image, lang: str) -> None:
-    cy = LEGEND_Y + LEGEND_H / 2
-    x = MARGIN + 8
+    cy = st.LEGEND_Y + st.LEGEND_H / 2
+    x = st.MARGIN + 8
     items = (
-        (badge(3, 20, "body"), "climate.render.legend_body"),
-        (badge(4, 20, "pop"), "climate.render.legend_pop"),
-        (disc(FOOD, 6), "climate.render.legend_food"),
-        (disc(FAT, 6, FAT_LINE), "climate.render.legend_fat"),
-        (card_back(30, 18), "climate.render.legend_down"),
+        (spr.badge(3, 20, "body"), "climate.render.legend_body"),
+        (spr.badge(4, 20, "pop"), "climate.render.legend_pop"),
+        (ic.disc(st.FOOD, 6), "climate.render.legend_food"),
+        (ic.disc(st.FAT, 6, st.FAT_LINE), "climate.render.legend_fat"),
+        (spr.card_back(30, 18), "climate.render.legend_down"),
         (_green_sample(), "climate.render.legend_green"),
     )
-    room = WIDTH - MARGIN - 8 - x
+    room = st.WIDTH - st.MARGIN - 8 - x
     words = [t(key, lang) for _, key in items]
     size = 14
-    while size > 10 and sum(s.size[0] + 6 + text_width(w, size) + 22 for (s, _), w
+    while size > 10 and sum(s.size[0] + 6 + ic.text_width(w, size) + 22 for (s, _), w
                             in zip(items, words, strict=True)) > room:
         size -= 1
     for (sprite, _), word in zip(items, words, strict=True):
-        paste(img, sprite, x + sprite.size[0] / 2, cy)
+        ic.paste(img, sprite, x + sprite.size[0] / 2, cy)
         x += sprite.size[0] + 6
-        word = fit_to(word, size, False, max(20.0, WIDTH - MARGIN - x))
-        text(img, x, cy, word, size, False, MUTED)
-        x += text_width(word, size) + 22
+        word = ic.fit_to(word, size, False, max(20.0, st.WIDTH - st.MARGIN - x))
+        ic.text(img, x, cy, word, size, False, ic.MUTED)
+        x += ic.text_width(word, size) + 22
 
 
 @lru_cache(maxsize=1)
 def _green_sample() -> Image.Image:
     im = Image.new("RGBA", (30, 18), (0, 0, 0, 0))
-    ImageDraw.Draw(im).rounded_rectangle((0, 0, 29, 17), radius=4, fill=TRAIT_BG,
-                                         outline=GREEN_FRAME, width=3)
+    ImageDraw.Draw(im).rounded_rectangle((0, 0, 29, 17), radius=4, fill=st.TRAIT_BG,
+                                         outline=st.GREEN_FRAME, width=3)
     return im
 
 
@@ -222,7 +158,7 @@ def _caption(img: Image.Image, view: dict, lang: str) -> None:
         left = t("climate.render.game_over", lang)
     else:
         left = t("climate.render.caption", lang, round=view.get("round", 1),
-                     phase=phase_name(ended or view.get("phase", ""), lang))
+                     phase=st.phase_name(ended or view.get("phase", ""), lang))
         if view.get("last"):
             left += " · " + t("climate.render.last_round", lang)
         elif view.get("final_next"):
@@ -231,15 +167,15 @@ def _caption(img: Image.Image, view: dict, lang: str) -> None:
         left += " · " + t("climate.render.quick", lang)
     if view["over"] and view.get("result"):
         right = t("climate.render.winner", lang,
-                  players=player_names(view, winners(view["result"])))
+                  players=ic.player_names(view, ic.winners(view["result"])))
     elif ended:
         right = t("climate.render.phase_over", lang)
     elif view.get("awaiting") and not view["over"]:
         right = t("climate.render.awaiting", lang,
-                  players=player_names(view, view["awaiting"]))
+                  players=ic.player_names(view, view["awaiting"]))
     else:
         right = None
-    caption_band(img, left, right, WIDTH, CAPTION_H, (700, 26, 15), (22, 12))
+    ic.caption_band(img, left, right, st.WIDTH, st.CAPTION_H, (700, 26, 15), (22, 12))
 
 
 def _band(img: Image.Image, view: dict, lang: str) -> None:
@@ -250,31 +186,32 @@ def _band(img: Image.Image, view: dict, lang: str) -> None:
     i = cl.get("index")
     plants = cl.get("plants") or ()
     loss = _loss_rows(view)
-    if isinstance(i, int) and 0 <= i < min(len(zones), ZONES_N):
+    if isinstance(i, int) and 0 <= i < min(len(zones), st.ZONES_N):
         tile = zone_tile(zones[i], i, plants[i] if i < len(plants) else 0,
                          loss[i] if i < len(loss) else None, True, lang)
-        img.paste(tile, zone_box(i)[:2])
+        img.paste(tile, st.zone_box(i)[:2])
     ev = view.get("events") or {}
     effects = effects_zone(view)
-    if effects is not None and effects < ZONES_N:  # a Cold Snap / Heat Wave's zone this round
+    if effects is not None and effects < st.ZONES_N:  # a Cold Snap / Heat Wave's zone this round
         cold = (ev.get("fired") or {}).get("deck") == "cold"
-        x0, y0, x1, y1 = zone_box(effects)
+        x0, y0, x1, y1 = st.zone_box(effects)
         d = ImageDraw.Draw(img)  # a white frame in a black one: seen on every zone's colour
-        d.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=10, outline=INK, width=7)
-        d.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=8, outline=WHITE, width=3)
-        ink = ZONE_RGB[effects % len(ZONE_RGB)][1]
-        paste(img, snow_icon(20, WHITE if ink == WHITE else SNOW) if cold else sun_icon(20),
-              x0 + 17, y1 - 17)
+        d.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=10, outline=ic.INK, width=7)
+        d.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=8, outline=ic.WHITE, width=3)
+        ink = st.ZONE_RGB[effects % len(st.ZONE_RGB)][1]
+        icon = spr.snow_icon(20, ic.WHITE if ink == ic.WHITE else st.SNOW) if cold \
+            else spr.sun_icon(20)
+        ic.paste(img, icon, x0 + 17, y1 - 17)
     volcano = ev.get("volcano")
-    if volcano in idx and idx[volcano] < ZONES_N:
-        x0, y0, _, y1 = zone_box(idx[volcano])
-        paste(img, volcano_icon(24), x0 + 17, y1 - 17)
+    if volcano in idx and idx[volcano] < st.ZONES_N:
+        x0, y0, _, y1 = st.zone_box(idx[volcano])
+        ic.paste(img, spr.volcano_icon(24), x0 + 17, y1 - 17)
     for deck in ("cold", "hot"):
         up = (ev.get(deck) or {}).get("up")
-        if up and up.get("zone") in idx and idx[up["zone"]] < ZONES_N:
-            x0, y0, _, _ = event_box(idx[up["zone"]])
-            img.paste(event_card(up.get("event", ""), up.get("deck", deck), up.get("to"),
-                                 ZONE_W, EVENT_H, lang), (x0, y0))
+        if up and up.get("zone") in idx and idx[up["zone"]] < st.ZONES_N:
+            x0, y0, _, _ = st.event_box(idx[up["zone"]])
+            img.paste(spr.event_card(up.get("event", ""), up.get("deck", deck), up.get("to"),
+                                     st.ZONE_W, st.EVENT_H, lang), (x0, y0))
 
 
 def _strip(img: Image.Image, view: dict, lang: str) -> None:
@@ -283,20 +220,20 @@ def _strip(img: Image.Image, view: dict, lang: str) -> None:
     if view["over"] and view.get("result"):
         _ranking(img, view, lang)
         return
-    x0, y0, x1, y1 = strip_box()
+    x0, y0, x1, y1 = st.strip_box()
     viewer = view.get("viewer")
     word = t("climate.render.watering_hole", lang)
-    size, word = fit_size(word, 120, 14, True, 10)
-    text(img, x0 + 70, y0 + 14, word, size, True, INK, "mm")
-    paste(img, pond(120, 58), x0 + 70, y0 + 57)
-    text(img, x0 + 70, y0 + 57, str(view.get("watering_hole", 0)), 28, True, WHITE, "mm")
+    size, word = ic.fit_size(word, 120, 14, True, 10)
+    ic.text(img, x0 + 70, y0 + 14, word, size, True, ic.INK, "mm")
+    ic.paste(img, spr.pond(120, 58), x0 + 70, y0 + 57)
+    ic.text(img, x0 + 70, y0 + 57, str(view.get("watering_hole", 0)), 28, True, ic.WHITE, "mm")
     # The food cards, one place per seat.
     x = x0 + 146
     cards = view.get("food_cards") or ()
     word = t("climate.render.food_cards", lang)
-    width = max(FOOD_STEP * max(1, len(cards)) - 10, 90)
-    size, word = fit_size(word, width, 14, True, 10)
-    text(img, x, y0 + 14, word, size, True)
+    width = max(st.FOOD_STEP * max(1, len(cards)) - 10, 90)
+    size, word = ic.fit_size(word, width, 14, True, 10)
+    ic.text(img, x, y0 + 14, word, size, True)
     for p, fc in enumerate(cards):
         if fc is None:
             key, down, own = None, False, False
@@ -307,87 +244,87 @@ def _strip(img: Image.Image, view: dict, lang: str) -> None:
         else:
             key = (int(fc.get("plants", 0)), int(fc.get("suns", 0)), int(fc.get("snows", 0)))
             down = own = False
-        sprite = food_card(key, p, down, own)
-        img.paste(sprite, (x + p * FOOD_STEP - 6, y0 + 30 - 6), sprite)
-    x += max(FOOD_STEP * len(cards), 90) + 6
+        sprite = spr.food_card(key, p, down, own)
+        img.paste(sprite, (x + p * st.FOOD_STEP - 6, y0 + 30 - 6), sprite)
+    x += max(st.FOOD_STEP * len(cards), 90) + 6
     # The icons of the revealed food cards (and a Thaw).
     if view.get("suns") is not None:
-        for k, (sprite, n) in enumerate(((sun_icon(22), view.get("suns") or 0),
-                                         (snow_icon(22), view.get("snows") or 0))):
+        for k, (sprite, n) in enumerate(((spr.sun_icon(22), view.get("suns") or 0),
+                                         (spr.snow_icon(22), view.get("snows") or 0))):
             cy = y0 + 36 + k * 30
-            paste(img, sprite, x + 11, cy)
-            text(img, x + 27, cy, str(n), 20, True)
+            ic.paste(img, sprite, x + 11, cy)
+            ic.text(img, x + 27, cy, str(n), 20, True)
         x += 72
     ev = view.get("events") or {}
     if ev.get("thaw"):
         th = ev["thaw"]
-        card = event_card(th.get("event", "thaw"), th.get("deck", "cold"), None, 100, 58, lang,
-                          THAW_SUNS)
+        card = spr.event_card(th.get("event", "thaw"), th.get("deck", "cold"), None, 100, 58, lang,
+                              THAW_SUNS)
         img.paste(card, (x, y0 + 30))
         x += 110
     # Notes: the volcano's destination, Meteor, Wildfire, the Thaw, this round's event.
     notes = []
     if ev.get("volcano"):
         notes.append((t("climate.render.volcano", lang,
-                            zone=zone_name(ev["volcano"], lang)), VOLCANO))
+                            zone=st.zone_name(ev["volcano"], lang)), st.VOLCANO))
     if ev.get("meteor"):
-        notes.append((t("climate.render.meteor", lang), NEGATED))
+        notes.append((t("climate.render.meteor", lang), st.NEGATED))
     if ev.get("wildfire"):
-        notes.append((t("climate.render.wildfire", lang, count=ev["wildfire"]), NEGATED))
+        notes.append((t("climate.render.wildfire", lang, count=ev["wildfire"]), st.NEGATED))
     if ev.get("thaw"):
-        notes.append((t("climate.render.thaw", lang), INK))
+        notes.append((t("climate.render.thaw", lang), ic.INK))
     fired = ev.get("fired")
     effects = effects_zone(view)
     zones = (view.get("climate") or {}).get("zones") or ()
     if fired and effects is not None:
         notes.append((t("climate.render.fired_effects", lang,
-                            event=event_name(fired.get("event", ""), lang),
-                            zone=zone_name(zones[effects], lang)), INK))
+                            event=st.event_name(fired.get("event", ""), lang),
+                            zone=st.zone_name(zones[effects], lang)), ic.INK))
     elif fired and fired.get("event") not in ("thaw", "volcanic_eruption"):
         notes.append((t("climate.render.fired", lang,
-                            event=event_name(fired.get("event", ""), lang)), INK))
-    room = DECKS_X - 14 - x
+                            event=st.event_name(fired.get("event", ""), lang)), ic.INK))
+    room = st.DECKS_X - 14 - x
     if notes and room > 40:
         notes = notes[:3]
         step = 26 if len(notes) < 3 else 25
-        y = y0 + STRIP_H / 2 - (len(notes) - 1) * step / 2
+        y = y0 + st.STRIP_H / 2 - (len(notes) - 1) * step / 2
         for k, (note, ink) in enumerate(notes):
-            size, note = fit_size(note, room, 15, False, 11)
-            text(img, x, y + k * step, note, size, False, ink)
+            size, note = ic.fit_size(note, room, 15, False, 11)
+            ic.text(img, x, y + k * step, note, size, False, ink)
     _decks(img, view, lang)
 
 
 def _decks(img: Image.Image, view: dict, lang: str) -> None:
-    _, y0, x1, _ = strip_box()
-    x = DECKS_X
+    _, y0, x1, _ = st.strip_box()
+    x = st.DECKS_X
     room = x1 - 12 - x
-    paste(img, deck_icon(16, 22), x + 10, y0 + 22)
+    ic.paste(img, spr.deck_icon(16, 22), x + 10, y0 + 22)
     deck = t("climate.render.deck", lang, count=view.get("deck", 0))
-    size, deck = fit_size(deck, room - 28, 17, True, 11)
-    text(img, x + 26, y0 + 22, deck, size, True)
+    size, deck = ic.fit_size(deck, room - 28, 17, True, 11)
+    ic.text(img, x + 26, y0 + 22, deck, size, True)
     line = " · ".join((t("climate.render.set_aside", lang, count=view.get("set_aside", 0)),
                        t("climate.render.discard", lang, count=view.get("discard", 0))))
-    size, line = fit_size(line, room, 14, False, 10)
-    text(img, x, y0 + 49, line, size, False, MUTED)
+    size, line = ic.fit_size(line, room, 14, False, 10)
+    ic.text(img, x, y0 + 49, line, size, False, ic.MUTED)
     if (view.get("options") or {}).get("events", True):
         ev = view.get("events") or {}
         word = t("climate.render.event_decks", lang)
-        size, word = fit_size(word, room - 110, 14, False, 10)
-        text(img, x, y0 + 75, word, size, False, MUTED)
-        xx = x + text_width(word, size) + 8
-        for sprite, n in ((snow_icon(16), (ev.get("cold") or {}).get("deck", 0)),
-                          (sun_icon(16), (ev.get("hot") or {}).get("deck", 0))):
-            paste(img, sprite, xx + 8, y0 + 75)
-            text(img, xx + 19, y0 + 75, str(n), 15, True)
-            xx += 19 + text_width(str(n), 15, True) + 10
+        size, word = ic.fit_size(word, room - 110, 14, False, 10)
+        ic.text(img, x, y0 + 75, word, size, False, ic.MUTED)
+        xx = x + ic.text_width(word, size) + 8
+        for sprite, n in ((spr.snow_icon(16), (ev.get("cold") or {}).get("deck", 0)),
+                          (spr.sun_icon(16), (ev.get("hot") or {}).get("deck", 0))):
+            ic.paste(img, sprite, xx + 8, y0 + 75)
+            ic.text(img, xx + 19, y0 + 75, str(n), 15, True)
+            xx += 19 + ic.text_width(str(n), 15, True) + 10
 
 
 def _ranking(img: Image.Image, view: dict, lang: str) -> None:
     """The final scores in rank order, across the strip (game over)."""
-    x0, y0, x1, y1 = strip_box()
-    ranking_strip(img, view, t("climate.render.ranking", lang),
-                  lambda rank: t("climate.render.rank", lang, rank=rank), x0 + 14, x1 - 10,
-                  (y0 + y1) / 2, (190, 20, 12), (18, 16, 20), 11, (18, 6))
+    x0, y0, x1, y1 = st.strip_box()
+    ic.ranking_strip(img, view, t("climate.render.ranking", lang),
+                     lambda rank: t("climate.render.rank", lang, rank=rank), x0 + 14, x1 - 10,
+                     (y0 + y1) / 2, (190, 20, 12), (18, 16, 20), 11, (18, 6))
 
 
 # What the top of the table (caption, climate band, strip) is drawn from.
@@ -399,7 +336,7 @@ TOP_FIELDS = ("over", "round", "phase", "last", "final_next", "options", "awaiti
 TOP_CACHE_SIZE = 16
 
 
-_tops = RowCache(TOP_CACHE_SIZE)
+_tops = ic.RowCache(TOP_CACHE_SIZE)
 
 
 def top_sprite(view: dict, lang: str) -> Image.Image:

@@ -10,46 +10,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from images.climate.sprites import (
-    _icons,
-    _wrap,
-    bag_icon,
-    leaf_icon,
-)
-from images.climate.style import (
-    CARN_BG,
-    GREEN_FRAME,
-    HAND_CAPTION_H,
-    HAND_W,
-    HC_GAP,
-    HC_H,
-    HC_PER_ROW,
-    HC_W,
-    HC_X0,
-    LEAF_DARK,
-    MARGIN,
-    NEGATED,
-    TAG_H,
-    TRAIT_BG,
-    phase_name,
-    trait_name,
-    trait_short,
-)
-from images.common import (
-    BG,
-    CAPTION_BG,
-    CAPTION_HI,
-    CARD_BG,
-    INK,
-    MUTED,
-    WHITE,
-    fit_size,
-    paste,
-    seat_disc,
-    signed,
-    text,
-    text_width,
-)
+from images import common as ic
+from images.climate import sprites as spr
+from images.climate import style as st
 from messages import t
 
 
@@ -59,33 +22,33 @@ def hand_card(trait: str, plants: int, suns: int, snows: int, green: bool,
     """A trait card of a hand (RGB ``HC_W`` x ``HC_H`` on the page's ground): its name on a
     title band (red for Carnivore), a green frame for the traits that act before the reveal,
     its suns and snowflakes, its plant number on a leaf."""
-    im = Image.new("RGB", (HC_W, HC_H), BG)
+    im = Image.new("RGB", (st.HC_W, st.HC_H), ic.BG)
     d = ImageDraw.Draw(im)
     carn = trait == "carnivore"
-    d.rounded_rectangle((0, 0, HC_W - 1, HC_H - 1), radius=10, fill=CARD_BG,
-                        outline=GREEN_FRAME if green else INK, width=5 if green else 2)
+    d.rounded_rectangle((0, 0, st.HC_W - 1, st.HC_H - 1), radius=10, fill=ic.CARD_BG,
+                        outline=st.GREEN_FRAME if green else ic.INK, width=5 if green else 2)
     pad = 7 if green else 5
-    band = (pad, pad, HC_W - 1 - pad, 58)
-    d.rounded_rectangle(band, radius=6, fill=CARN_BG if carn else TRAIT_BG)
+    band = (pad, pad, st.HC_W - 1 - pad, 58)
+    d.rounded_rectangle(band, radius=6, fill=st.CARN_BG if carn else st.TRAIT_BG)
     room = band[2] - band[0] - 10
-    name = trait_name(trait, lang)
-    size, lines = _wrap(name, room, 20, 14)
+    name = st.trait_name(trait, lang)
+    size, lines = spr._wrap(name, room, 20, 14)
     if len(lines) == 1 and lines[0] != name:          # cut: try the short form
-        size, lines = _wrap(trait_short(trait, lang), room, 20, 12)
+        size, lines = spr._wrap(st.trait_short(trait, lang), room, 20, 12)
     cy = (band[1] + band[3]) / 2
     step = size + 4
     for i, line in enumerate(lines):
-        text(im, HC_W / 2, cy + (i - (len(lines) - 1) / 2) * step, line, size, True,
-             WHITE if carn else INK, "mm")
+        ic.text(im, st.HC_W / 2, cy + (i - (len(lines) - 1) / 2) * step, line, size, True,
+                ic.WHITE if carn else ic.INK, "mm")
     n = suns + snows
     if n:
         sz = 24 if n <= 3 else 18
-        _icons(im, pad + 8, HC_H - pad - 24, suns, snows, sz, sz + 3)
-    num = signed(plants)
-    right = HC_W - pad - 8
-    cy = HC_H - pad - 24
-    text(im, right, cy, num, 26, True, LEAF_DARK if plants >= 0 else NEGATED, "rm")
-    paste(im, leaf_icon(30), right - text_width(num, 26, True) - 18, cy)
+        spr._icons(im, pad + 8, st.HC_H - pad - 24, suns, snows, sz, sz + 3)
+    num = ic.signed(plants)
+    right = st.HC_W - pad - 8
+    cy = st.HC_H - pad - 24
+    ic.text(im, right, cy, num, 26, True, st.LEAF_DARK if plants >= 0 else st.NEGATED, "rm")
+    ic.paste(im, spr.leaf_icon(30), right - ic.text_width(num, 26, True) - 18, cy)
     return im
 
 
@@ -119,20 +82,20 @@ def _hand_sections(view: dict) -> list[tuple[str | None, list[tuple[tuple, str |
 
 
 def _grid_h(count: int, tagged: bool) -> int:
-    rows = max(1, -(-count // HC_PER_ROW))
-    return rows * (HC_H + (TAG_H if tagged else 0)) + (rows - 1) * HC_GAP
+    rows = max(1, -(-count // st.HC_PER_ROW))
+    return rows * (st.HC_H + (st.TAG_H if tagged else 0)) + (rows - 1) * st.HC_GAP
 
 
 def hand_height(view: dict) -> int:
     """The hand image's height for ``view`` (its viewer's cards)."""
-    h = HAND_CAPTION_H + 40
+    h = st.HAND_CAPTION_H + 40
     for i, (_heading, cards) in enumerate(_hand_sections(view)):
         tagged = any(tag for _, tag in cards)
         if i:
             h += 40
         h += _grid_h(len(cards), tagged) if cards else 40
         h += 12
-    return h + MARGIN
+    return h + st.MARGIN
 
 
 def draw_hand(view: dict, lang: str = "en") -> Image.Image:
@@ -143,51 +106,51 @@ def draw_hand(view: dict, lang: str = "en") -> Image.Image:
         raise ValueError("a hand image needs a player's own view")
     pl = view["players"][me]
     sections = _hand_sections(view)
-    img = Image.new("RGB", (HAND_W, hand_height(view)), BG)
+    img = Image.new("RGB", (st.HAND_W, hand_height(view)), ic.BG)
     d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, HAND_W, HAND_CAPTION_H - 1), fill=CAPTION_BG)
-    paste(img, seat_disc(me, 14), 26, HAND_CAPTION_H / 2)
+    d.rectangle((0, 0, st.HAND_W, st.HAND_CAPTION_H - 1), fill=ic.CAPTION_BG)
+    ic.paste(img, ic.seat_disc(me, 14), 26, st.HAND_CAPTION_H / 2)
     status = t("climate.render.hand_status", lang, round=view.get("round", 1),
-                   phase=phase_name(view.get("phase", ""), lang))
-    ssize, status = fit_size(status, 330, 18, True, 11)
-    text(img, HAND_W - 16, HAND_CAPTION_H / 2, status, ssize, True, CAPTION_HI, "rm")
+                   phase=st.phase_name(view.get("phase", ""), lang))
+    ssize, status = ic.fit_size(status, 330, 18, True, 11)
+    ic.text(img, st.HAND_W - 16, st.HAND_CAPTION_H / 2, status, ssize, True, ic.CAPTION_HI, "rm")
     title = t("climate.render.hand_title", lang, player=pl["name"],
                   count=len(pl.get("cards") or ()))
-    room = HAND_W - 16 - text_width(status, ssize, True) - 20 - 48
-    size, title = fit_size(title, room, 22, True, 12)
-    text(img, 48, HAND_CAPTION_H / 2, title, size, True, WHITE)
-    y = HAND_CAPTION_H + 20
+    room = st.HAND_W - 16 - ic.text_width(status, ssize, True) - 20 - 48
+    size, title = ic.fit_size(title, room, 22, True, 12)
+    ic.text(img, 48, st.HAND_CAPTION_H / 2, title, size, True, ic.WHITE)
+    y = st.HAND_CAPTION_H + 20
     if pl.get("bag") is not None:
         line = t("climate.render.hand_score", lang, bag=pl["bag"],
                      points=pl.get("points", 0), total=pl.get("total", 0))
-        size, line = fit_size(line, HAND_W - 2 * HC_X0 - 30, 17, True, 11)
-        paste(img, bag_icon(20), HC_X0 + 10, y)
-        text(img, HC_X0 + 26, y, line, size, True, INK)
-    y = HAND_CAPTION_H + 40
+        size, line = ic.fit_size(line, st.HAND_W - 2 * st.HC_X0 - 30, 17, True, 11)
+        ic.paste(img, spr.bag_icon(20), st.HC_X0 + 10, y)
+        ic.text(img, st.HC_X0 + 26, y, line, size, True, ic.INK)
+    y = st.HAND_CAPTION_H + 40
     for i, (heading, cards) in enumerate(sections):
         if i:
             word = t(heading, lang)
-            size, word = fit_size(word, HAND_W - 2 * HC_X0, 18, True, 11)
-            text(img, HC_X0, y + 20, word, size, True, INK)
+            size, word = ic.fit_size(word, st.HAND_W - 2 * st.HC_X0, 18, True, 11)
+            ic.text(img, st.HC_X0, y + 20, word, size, True, ic.INK)
             y += 40
         if not cards:
             word = t("climate.render.hand_empty", lang)
-            text(img, HC_X0 + 6, y + 18, word, 18, False, MUTED)
+            ic.text(img, st.HC_X0 + 6, y + 18, word, 18, False, ic.MUTED)
             y += 40 + 12
             continue
         tagged = any(tag for _, tag in cards)
         for j, (fields, tag) in enumerate(cards):
-            r, c = divmod(j, HC_PER_ROW)
-            x = HC_X0 + c * (HC_W + HC_GAP)
-            cy = y + r * (HC_H + (TAG_H if tagged else 0) + HC_GAP)
+            r, c = divmod(j, st.HC_PER_ROW)
+            x = st.HC_X0 + c * (st.HC_W + st.HC_GAP)
+            cy = y + r * (st.HC_H + (st.TAG_H if tagged else 0) + st.HC_GAP)
             img.paste(hand_card(*fields, lang), (x, cy))
             if tag:
                 if isinstance(tag, tuple):
                     word = t(tag[0], lang, species=tag[1])
                 else:
                     word = t(tag, lang)
-                size, word = fit_size(word, HC_W - 4, 15, False, 10)
-                text(img, x + HC_W / 2, cy + HC_H + TAG_H / 2 + 1, word, size, False, MUTED,
-                     "mm")
+                size, word = ic.fit_size(word, st.HC_W - 4, 15, False, 10)
+                ic.text(img, x + st.HC_W / 2, cy + st.HC_H + st.TAG_H / 2 + 1, word, size, False,
+                        ic.MUTED, "mm")
         y += _grid_h(len(cards), tagged) + 12
     return img

@@ -8,13 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from images.common import (
-    INK,
-    SEAT_INK,
-    SEAT_RGB,
-    WHITE,
-    RowLayout,
-)
+from images import common as ic
 from messages import has, t
 
 # --- sizes -------------------------------------------------------------------------------------
@@ -54,7 +48,7 @@ HC_W, HC_H, HC_GAP = 176, 118, 10         # a card of the hand
 HC_PER_ROW = 5
 HC_X0 = (HAND_W - HC_PER_ROW * HC_W - (HC_PER_ROW - 1) * HC_GAP) // 2
 TAG_H = 22                                # the line under a card of a section
-ROWS = RowLayout(WIDTH, MARGIN, ROWS_Y, ROW_H, ROW_GAP, ID_X1, SCORE_W, SP_W, SP_GAP, 9)
+ROWS = ic.RowLayout(WIDTH, MARGIN, ROWS_Y, ROW_H, ROW_GAP, ID_X1, SCORE_W, SP_W, SP_GAP, 9)
 
 # --- colours -----------------------------------------------------------------------------------
 
@@ -88,11 +82,11 @@ HOT_BG, HOT_LINE = (252, 228, 204), (200, 90, 40)
 NEGATED = (198, 40, 40)
 
 # Zone tiles, coldest first: (ground, ink).
-ZONE_RGB = (((30, 70, 140), WHITE), ((62, 116, 190), WHITE), ((124, 172, 226), INK),
-            ((192, 222, 242), INK), ((204, 230, 184), INK), ((246, 232, 152), INK),
-            ((246, 192, 104), INK), ((232, 126, 64), INK), ((186, 44, 34), WHITE))
+ZONE_RGB = (((30, 70, 140), ic.WHITE), ((62, 116, 190), ic.WHITE), ((124, 172, 226), ic.INK),
+            ((192, 222, 242), ic.INK), ((204, 230, 184), ic.INK), ((246, 232, 152), ic.INK),
+            ((246, 192, 104), ic.INK), ((232, 126, 64), ic.INK), ((186, 44, 34), ic.WHITE))
 
-PLAYER_RGB, PLAYER_INK = SEAT_RGB, SEAT_INK  # up to 6 seats: images.common's colours
+PLAYER_RGB, PLAYER_INK = ic.SEAT_RGB, ic.SEAT_INK  # up to 6 seats: images.common's colours
 
 
 # --- names -------------------------------------------------------------------------------------
