@@ -18,6 +18,7 @@ from cogs.common import load_channel_game, reader_lang, refusal, send_ephemeral
 from cogs.translator import CatalogueTranslator
 from engine import IllegalAction
 from host import GameHost, HostError
+from host.ai_pool import AiPool
 from host.shards import shard_plan
 from ops.instrument import Operations
 from ops.stop import STOP_WITHIN, hard_stop_after
@@ -80,7 +81,9 @@ class DarwinBot(commands.AutoShardedBot):
                              default_timer=float(games["turn_timer"]),
                              ai_level=games.get("ai_level", "fast"), listener=self.listener,
                              window_delay=float(games.get("window_delay", 2.0)),
-                             shards=self.shard_plan.host_shards)
+                             shards=self.shard_plan.host_shards,
+                             ai_pool=AiPool(int(games.get("ai_workers", 1)),
+                                            float(games.get("ai_seconds", 1.0))))
         register(self)  # every button and menu (cogs/components.py PREFIXES), once
         await self.tree.set_translator(CatalogueTranslator(self.tree))
         for ext in extensions():
