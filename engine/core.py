@@ -112,16 +112,29 @@ class Rng:
         """A uniform integer in ``[0, n)``."""
         if n <= 0:
             raise ValueError("n must be positive")
-        return (self.next64() * n) >> 64
+        # next64, inlined (the hot path of every draw)
+        m = self._MASK
+        z = self.state = (self.state + 0x9E3779B97F4A7C15) & m
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+        return ((z ^ (z >> 31)) * n) >> 64
 
     def die(self) -> int:
         """A six-sided die roll, 1..6."""
         return self.below(6) + 1
 
     def shuffle(self, items: list) -> None:
+        # the same draws as ``below(i + 1)`` for each i, inlined: determinize shuffles every
+        # unseen card for each world a searcher samples
+        m = self._MASK
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            z = s = (s + 0x9E3779B97F4A7C15) & m
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+        self.state = s
 
 
 def roll(state: Any) -> int:

@@ -192,11 +192,16 @@ DESERT_BODY = int(EVENT_KINDS["desertification"]["body"])
 WILDFIRE_POP = int(EVENT_KINDS["wildfire"]["pop"])
 
 
+# every trait card as views and events show it, built once: read it, never change it (a view
+# copies it: ``dict(CARD_INFO[c], down=True)``)
+CARD_INFO: dict[str, dict] = {
+    c: {"card": c, "trait": TRAIT_OF[c], "plants": PLANTS[c], "suns": SUNS[c], "snows": SNOWS[c],
+        "green": TRAIT_OF[c] in GREEN} for c in CARDS}
+
+
 def card_info(c: str) -> dict:
-    """A trait card as views and events show it."""
-    t = TRAIT_OF[c]
-    return {"card": c, "trait": t, "plants": PLANTS[c], "suns": SUNS[c], "snows": SNOWS[c],
-            "green": t in GREEN}
+    """A trait card as views and events show it (a fresh dict)."""
+    return CARD_INFO[c].copy()
 
 
 def event_info(c: str) -> dict:

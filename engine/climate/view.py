@@ -110,11 +110,10 @@ at random, a fresh generator): for AI look-ahead only.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from engine.climate import data as DATA
 from engine.climate.data import (
     BODY,
+    CARD_INFO,
     CARDS,
     CAUSE,
     DECKS,
@@ -145,21 +144,24 @@ HIDDEN_TRAIT = {"card": None, "trait": None, "down": True}
 
 
 def species_view(sp: dict, own: bool) -> dict:
-    traits = []
     down = sp["down"]
-    for c in sp["traits"]:
-        if c in down:
-            traits.append(dict(card_info(c), down=True) if own else dict(HIDDEN_TRAIT))
-        else:
-            traits.append(dict(card_info(c), down=False))
-    up = face_up(sp)
-    return {"id": sp["id"], "body": sp["body"], "pop": sp["pop"], "food": sp["food"],
+    if down:
+        traits = [dict(CARD_INFO[c], down=False) if c not in down else
+                  dict(CARD_INFO[c], down=True) if own else dict(HIDDEN_TRAIT)
+                  for c in sp["traits"]]
+        up = face_up(sp)
+    else:
+        traits = [dict(CARD_INFO[c], down=False) for c in sp["traits"]]
+        up = [x["trait"] for x in traits]
+    food, pop = sp["food"], sp["pop"]
+    return {"id": sp["id"], "body": sp["body"], "pop": pop, "food": food,
             "fat": sp["fat"], "traits": traits, "carnivore": "carnivore" in up,
-            "hungry": sp["food"] < sp["pop"] - hibernating(up), "fed": sp["food"] >= sp["pop"]}
+            "hungry": food < pop - hibernating(up), "fed": food >= pop}
 
 
 def public_points(rows: list[dict]) -> int:
-    return sum(sp["pop"] * DATA.SCORE_POP + len(sp["traits"]) * DATA.SCORE_TRAIT for sp in rows)
+    pop, trait = DATA.SCORE_POP, DATA.SCORE_TRAIT
+    return sum(sp["pop"] * pop + len(sp["traits"]) * trait for sp in rows)
 
 
 def view(state: ClimateState, viewer: int | None) -> dict:
@@ -265,9 +267,10 @@ def determinize(v: dict, seed: int) -> ClimateState:
     cards (other hands, face-down cards, food cards, decks, the discard pile) and event cards
     dealt at random, others' bags at 0, a fresh generator. For AI rollouts only."""
     me = v["viewer"]
-    n = len(v["players"])
-    s = ClimateState()
-    s.seats = [{"id": row["id"], "name": row["name"]} for row in v["players"]]
+    players = v["players"]
+    n = len(players)
+    s = ClimateState.__new__(ClimateState)  # every slot is set below
+    s.seats = [{"id": row["id"], "name": row["name"]} for row in players]
     s.options = dict(v["options"])
     s.seed = int(seed)
     rng = Rng(seed)
@@ -278,48 +281,51 @@ def determinize(v: dict, seed: int) -> ClimateState:
     s.zone = v["climate"]["index"]
     s.wh = v["watering_hole"]
     s.revealed = v["suns"] is not None
-    seen: Counter = Counter()
-
-    def mark(c: str) -> str:
-        seen[c] += 1
-        return c
-
-    # what the viewer knows exactly
+    # what the viewer knows exactly (a card id seen twice only in a damaged view: ignored)
+    seen: set[str] = set()
     s.hands = [[] for _ in range(n)]
     s.back = [[] for _ in range(n)]
     s.held = [[] for _ in range(n)]
     if me is not None:
-        s.hands[me] = [mark(c["card"]) for c in v["players"][me]["cards"]]
-        s.back[me] = [mark(c["card"]) for c in v["players"][me]["returned"]]
-        s.held[me] = [mark(c["card"]) for c in v["players"][me]["held"]]
+        mine = players[me]
+        for slot, cards in ((s.hands, mine["cards"]), (s.back, mine["returned"]),
+                            (s.held, mine["held"])):
+            slot[me] = own = [c["card"] for c in cards]
+            seen.update(own)
     rows: list[list[dict]] = []
     unknown_traits: list[tuple[dict, int]] = []
-    for row in v["players"]:
+    for row in players:
         out = []
         for sp in row["species"]:
+            traits: list = []
+            down: list = []
             x = {"id": sp["id"], "body": sp["body"], "pop": sp["pop"], "food": sp["food"],
-                 "fat": sp["fat"], "traits": [], "down": []}
+                 "fat": sp["fat"], "traits": traits, "down": down}
             for i, t in enumerate(sp["traits"]):
-                if t["card"] is None:
-                    x["traits"].append(None)
-                    x["down"].append(None)
+                c = t["card"]
+                if c is None:
+                    traits.append(None)
+                    down.append(None)
                     unknown_traits.append((x, i))
                 else:
-                    x["traits"].append(mark(t["card"]))
+                    traits.append(c)
+                    seen.add(c)
                     if t["down"]:
-                        x["down"].append(t["card"])
+                        down.append(c)
             out.append(x)
         rows.append(out)
     food: list = [None] * n
     for p, fc in enumerate(v["food_cards"]):
         if fc is not None and fc.get("card") is not None:
-            food[p] = mark(fc["card"])
-    pool = [c for c in CARDS if not seen[c]]
-    # a card id may be seen twice only in a damaged view: ignore
+            food[p] = fc["card"]
+            seen.add(fc["card"])
+    pool = [c for c in CARDS if c not in seen]
     rng.shuffle(pool)
 
     def deal(k: int) -> list[str]:
-        out = pool[-k:] if k > 0 else []
+        if k <= 0:
+            return []
+        out = pool[-k:]
         del pool[len(pool) - len(out):]
         return out
 
@@ -333,7 +339,7 @@ def determinize(v: dict, seed: int) -> ClimateState:
     for p, fc in enumerate(v["food_cards"]):
         if fc is not None and fc.get("card") is None:
             food[p] = deal(1)[0]
-    for p, row in enumerate(v["players"]):
+    for p, row in enumerate(players):
         if p != me:
             s.hands[p] = deal(row["hand"])
             k = row["returned"] if isinstance(row["returned"], int) else 0
@@ -345,28 +351,33 @@ def determinize(v: dict, seed: int) -> ClimateState:
     s.deck = pool  # whatever is left (the deck count, unless the view was damaged)
     s.next_sid = [1 + max([sp["id"] - 1000 * (p + 1) for sp in rows[p]], default=0)
                   for p in range(n)]
-    s.bags = [row["bag"] if row["bag"] is not None else 0 for row in v["players"]]
+    s.bags = [row["bag"] if row["bag"] is not None else 0 for row in players]
     # climate events
     evs = v["events"]
-    s.event_up = {d: (evs[d]["up"]["card"] if evs[d]["up"] else None) for d in ("cold", "hot")}
+    up_cold, up_hot = evs["cold"]["up"], evs["hot"]["up"]
+    s.event_up = {"cold": up_cold["card"] if up_cold else None,
+                  "hot": up_hot["card"] if up_hot else None}
     s.thaw = evs["thaw"]["card"] if evs["thaw"] else None
     s.meteor = []
-    shown_events = {c for c in (*s.event_up.values(), s.thaw) if c is not None}
+    shown_events = {c for c in (s.event_up["cold"], s.event_up["hot"], s.thaw)
+                    if c is not None}
     s.event_decks = {}
+    events_on = v["options"]["events"]
     for d in ("cold", "hot"):
         rest = [c for c in DECKS[d] if c not in shown_events]
         # the cards of this deck neither in it nor shown: Meteors in effect
-        struck = len(rest) - evs[d]["deck"] if v["options"]["events"] else 0
-        for c in [c for c in rest if EVENTS[c].kind == "meteor"][:max(0, struck)]:
-            rest.remove(c)
-            s.meteor.append(c)
+        struck = len(rest) - evs[d]["deck"] if events_on else 0
+        if struck > 0:
+            for c in [c for c in rest if EVENTS[c].kind == "meteor"][:struck]:
+                rest.remove(c)
+                s.meteor.append(c)
         rng.shuffle(rest)
         s.event_decks[d] = rest
     s.fired = evs["fired"]["card"] if evs["fired"] else None
     s.volcano = None if evs["volcano"] is None else ZONE_INDEX[evs["volcano"]]
     s.wildfire = evs["wildfire"]
-    s.done = [row["done"] for row in v["players"]]
-    s.passed = [row["passed"] for row in v["players"]]
+    s.done = [row["done"] for row in players]
+    s.passed = [row["passed"] for row in players]
     s.shown = None
     if v["phase"] == "play" and v["options"]["quick"]:
         s.shown = [{"hand": len(s.hands[p]), "rows": json_copy(s.rows[p])} for p in range(n)]
