@@ -380,6 +380,22 @@ class RowCache:
         self._items.clear()
 
 
+def png_functions(draw, palette):
+    """A game's ``encode_png(image)`` (onto its ``palette()``, ``encode_with_palette``),
+    ``render(view, lang)`` (the PNG bytes of ``draw(view, lang)``, ready to attach to a Discord
+    message) and ``bench_render(view, repeats, lang)`` (``measure``)."""
+    def encode_png(image: Image.Image) -> bytes:
+        return encode_with_palette(image, palette())
+
+    def render(view: dict, lang: str = "en") -> bytes:
+        return encode_png(draw(view, lang))
+
+    def bench_render(view: dict, repeats: int = 40, lang: str = "en") -> dict:
+        return measure(lambda: draw(view, lang), encode_png, repeats)
+
+    return encode_png, render, bench_render
+
+
 # --- benchmark -----------------------------------------------------------------------------------
 
 def measure(draw, encode, repeats: int = 40) -> dict:

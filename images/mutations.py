@@ -616,23 +616,8 @@ def board_palette() -> Image.Image:
     return ic.build_palette(FLAT, sheet)
 
 
-def encode_png(image: Image.Image) -> bytes:
-    """The PNG bytes of a Random Mutations picture: mapped onto ``board_palette`` (nearest
-    colour, no dithering), ``compress_level=1``, no metadata: same image, same bytes."""
-    return ic.encode_with_palette(image, board_palette())
-
-
-def render_mutations(view: dict, lang: str = "en") -> bytes:
-    """The table of ``view`` as PNG bytes, ready to attach to a Discord message."""
-    return encode_png(draw_mutations(view, lang))
-
-
-# --- benchmark -----------------------------------------------------------------------------------
-
-def bench_render(view: dict, repeats: int = 40, lang: str = "en") -> dict:
-    """Median ms of draw+encode (``render_mutations``) and of ``encode_png`` alone on the
-    same finished image, and their ratio (``images.common.measure``)."""
-    return ic.measure(lambda: draw_mutations(view, lang), encode_png, repeats)
+# encode_png(image), render_mutations(view, lang) -> PNG bytes, bench_render(view, repeats, lang)
+encode_png, render_mutations, bench_render = ic.png_functions(draw_mutations, board_palette)
 
 
 def __getattr__(name: str):

@@ -107,16 +107,6 @@ def draw_climate(view: dict, lang: str = "en") -> Image.Image:
     return img
 
 
-def render_climate(view: dict, lang: str = "en") -> bytes:
-    """The table of ``view`` as PNG bytes, ready to attach to a Discord message."""
-    return encode_png(draw_climate(view, lang))
-
-
-def render_hand(view: dict, lang: str = "en") -> bytes:
-    """The viewer's hand image as PNG bytes, to send to that player alone (ephemeral)."""
-    return encode_png(hand.draw_hand(view, lang))
-
-
 # --- encoding ----------------------------------------------------------------------------------
 
 FLAT = [*ic.SHARED_FLAT, ic.ZEBRA, st.BODY_RGB, st.POP_RGB, st.FOOD, st.FAT, st.FAT_LINE,
@@ -167,15 +157,10 @@ def board_palette() -> Image.Image:
     return ic.build_palette(FLAT, sheet)
 
 
-def encode_png(image: Image.Image) -> bytes:
-    """The PNG bytes of an Evolution: Climate picture: mapped onto ``board_palette`` (nearest
-    colour, no dithering), ``compress_level=1``, no metadata: same image, same bytes."""
-    return ic.encode_with_palette(image, board_palette())
+# encode_png(image), render_climate(view, lang) -> PNG bytes, bench_render(view, repeats, lang)
+encode_png, render_climate, bench_render = ic.png_functions(draw_climate, board_palette)
 
 
-# --- benchmark ---------------------------------------------------------------------------------
-
-def bench_render(view: dict, repeats: int = 40, lang: str = "en") -> dict:
-    """Median ms of draw+encode (``render_climate``) and of ``encode_png`` alone on the same
-    finished image, and their ratio (``images.common.measure``)."""
-    return ic.measure(lambda: draw_climate(view, lang), encode_png, repeats)
+def render_hand(view: dict, lang: str = "en") -> bytes:
+    """The viewer's hand image as PNG bytes, to send to that player alone (ephemeral)."""
+    return encode_png(hand.draw_hand(view, lang))
