@@ -9,6 +9,8 @@ the table may see, and the hand's labels are sent privately.
 
 from __future__ import annotations
 
+from functools import partial
+
 from engine.climate.data import PLANTS, SNOWS, SUNS, TRAIT_OF
 from engine.core import IllegalAction
 from messages import common, has, t
@@ -49,10 +51,7 @@ def species_ref(sid, lang: str = "en") -> str:
     return t("climate.species_ref", lang, id=sid)
 
 
-def _owned(names: list[str], owner, sid, lang: str) -> str:
-    if isinstance(owner, int) and 0 <= owner < len(names):
-        return t("climate.species_of", lang, player=names[owner], id=sid)
-    return species_ref(sid, lang)
+_owned = partial(common.species_of, "climate")  # (names, owner, species id, lang)
 
 
 def icons(suns: int, snows: int) -> str:

@@ -27,6 +27,14 @@ def who(names: list[str], p) -> str:
     return "?"
 
 
+def species_of(game: str, names: list[str], owner, sid, lang: str) -> str:
+    """Species ``sid`` with its owner's name (``<game>.species_of``), or without a seat
+    (``<game>.species_ref``)."""
+    if isinstance(owner, int) and 0 <= owner < len(names):
+        return t(f"{game}.species_of", lang, player=names[owner], id=sid)
+    return t(f"{game}.species_ref", lang, id=sid)
+
+
 # --- events --------------------------------------------------------------------------------------
 
 class Event:

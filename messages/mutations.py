@@ -7,6 +7,8 @@ food) are built here too, from a public view (``MUTATIONS.view(state, None)``).
 
 from __future__ import annotations
 
+from functools import partial
+
 from engine.core import IllegalAction
 from messages import common, has, t
 from messages.common import SEAT, WAITING, Event, Wording, named, refusal, who, word
@@ -31,10 +33,7 @@ def animal_ref(aid, lang: str = "en") -> str:
     return t("mutations.animal_ref", lang, id=aid)
 
 
-def owned(names: list[str], owner, sid, lang: str) -> str:
-    if isinstance(owner, int) and 0 <= owner < len(names):
-        return t("mutations.species_of", lang, player=names[owner], id=sid)
-    return species_ref(sid, lang)
+owned = partial(common.species_of, "mutations")  # (names, owner, species id, lang)
 
 
 # --- labels from a public view -------------------------------------------------------------------
