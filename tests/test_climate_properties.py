@@ -14,16 +14,14 @@ import json
 import random
 from collections import Counter
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import IllegalAction
 from engine.climate import CLIMATE as G
 from engine.climate import check_invariants
 from engine.climate.data import CARDS, EVENTS, TRAIT_OF
 from tests import properties
-from tests.properties import choices, dump, examples, seeds
+from tests.properties import choices, examples, seeds
 from tests.test_climate_helpers import seats
 
 MAX_ACTIONS = 5000
@@ -192,71 +190,6 @@ def test_random_games_keep_every_invariant(seed, n, options, rnd):
     rows = G.returns(state)
     assert sorted(r["player"] for r in rows) == list(range(n))
     assert state.last
-
-
-@examples(6)
-@given(seed=seeds, n=players, options=variant, rnd=choices)
-def test_save_load_and_replay_are_exact(seed, n, options, rnd):
-    state = G.new_game(seats(n), seed, options)
-    log = []
-    while not G.is_over(state):
-        p, a = properties.pick(rnd, G, state, group)
-        log.append((p, a))
-        G.apply_in_place(state, p, a)
-        if len(log) % 37 == 0:
-            again = G.from_json(json.loads(json.dumps(G.to_json(state))))
-            assert again == state
-    replay = G.new_game(seats(n), seed, options)
-    for p, a in log:
-        G.apply_in_place(replay, p, a)
-    assert dump(G.to_json(replay)) == dump(G.to_json(state))
-
-
-@examples(4)
-@given(seed=seeds, n=st.sampled_from([2, 4, 6]), options=variant, rnd=choices)
-def test_apply_action_and_apply_in_place_agree(seed, n, options, rnd):
-    slow = G.new_game(seats(n), seed, options)
-    fast = G.new_game(seats(n), seed, options)
-    properties.check_apply_paths_agree(G, slow, fast,
-                                       lambda s: properties.pick(rnd, G, s, group))
-
-
-BAD = [{"type": "pass"}, {"type": "done"}, {"type": "food", "card": "carnivore-1"},
-       {"type": "feed", "species": 1001}, {"type": "attack", "species": 1001, "target": 2001},
-       {"type": "trait", "card": "horns-1", "species": 1001},
-       {"type": "grow", "card": "horns-2", "species": 1001, "what": "pop"},
-       {"type": "species", "card": "horns-3", "side": "left"},
-       {"type": "remove", "species": 1001, "card": "ambush-1"},
-       {"type": "exchange", "card": "ambush-2"},
-       {"type": "green", "species": 1001, "trait": "fertile"},
-       {"type": "intelligence", "species": 1001, "card": "ambush-3"},
-       {"type": "negate", "species": 1001, "card": "ambush-4", "trait": "horns"},
-       {"type": "attack", "species": 1001, "target": 2001, "discard": "ambush-5"},
-       {"type": "feed", "species": 99}, {"type": "trait", "card": "x", "species": -1}]
-
-
-@examples(4)
-@given(seed=seeds, n=players, options=variant, rnd=choices)
-def test_illegal_actions_change_nothing(seed, n, options, rnd):
-    state = G.new_game(seats(n), seed, options)
-    steps = 0
-    while not G.is_over(state) and steps < 200:
-        waiting = G.to_act(state)
-        idle = [q for q in range(n) if q not in waiting][:1]
-        for p in (waiting[:1] + idle) if steps % 5 == 0 else ():
-            legal = G.legal_actions(state, p)
-            for bad in BAD:
-                if p in waiting and bad in legal:
-                    continue
-                before = dump(G.to_json(state))
-                keys = (G.step_key(state), [G.decision_key(state, q) for q in range(n)])
-                with pytest.raises(IllegalAction):
-                    G.apply_action(state, p, bad)
-                assert dump(G.to_json(state)) == before
-                assert keys == (G.step_key(state), [G.decision_key(state, q) for q in range(n)])
-        p, a = properties.pick(rnd, G, state, group)
-        G.apply_in_place(state, p, a)
-        steps += 1
 
 
 def test_damaged_saves_are_refused_or_load_into_a_usable_state():

@@ -57,9 +57,6 @@ FIRST_DIE_SQUARE = 10
 MAX_ACTIONS = 5000
 
 
-
-
-
 players = st.sampled_from([3, 4, 5])
 variants = st.booleans()
 
@@ -72,8 +69,6 @@ def new(seed: int, n: int, variant: bool):
     return EVO.new_game(seats(n), seed, {"variant": variant})
 
 
-
-
 def pick(rnd: random.Random, state) -> tuple[int, dict]:
     """A random legal move, grouped by card so that rare choices come often."""
     return properties.pick(rnd, EVO, state, lambda a: a["type"] + ":" + str(a.get("card", "")))
@@ -81,8 +76,6 @@ def pick(rnd: random.Random, state) -> tuple[int, dict]:
 
 def sdump(state) -> str:
     return dump(EVO.to_json(state))
-
-
 
 
 # --- explicit checks, independent of the engine's own --------------------------------------
@@ -438,59 +431,7 @@ def check_junk_batch(rnd: random.Random, state, old_legal) -> None:
 
 # --- 3. save / load --------------------------------------------------------------------------
 
-@examples(25)
-@given(seed=seeds, n=players, variant=variants, rnd=choices)
-def test_save_load_round_trip(seed, n, variant, rnd):
-    state = new(seed, n, variant)
-    log: list[tuple[int, dict]] = []
-    events: list[str] = []
-    while not EVO.is_over(state):
-        if rnd.randrange(100) < 15:
-            text = json.dumps(EVO.to_json(state))
-            loaded = EVO.from_json(json.loads(text))
-            assert loaded == state
-            assert sdump(loaded) == sdump(state)
-            assert json.dumps(EVO.to_json(loaded)) == text
-            assert EVO.view(loaded, None) == EVO.view(state, None)
-            for q in EVO.to_act(state):
-                assert EVO.legal_actions(loaded, q) == EVO.legal_actions(state, q)
-            state = loaded  # go on from the loaded copy
-        p, a = pick(rnd, state)
-        log.append((p, a))
-        events.append(dump(EVO.apply_in_place(state, p, a)))
-    final = EVO.from_json(json.loads(json.dumps(EVO.to_json(state))))
-    assert final == state and EVO.is_over(final)
-    assert EVO.returns(final) == EVO.returns(state)
-    # the same actions without any save/load give the same game
-    other = new(seed, n, variant)
-    for (p, a), ev in zip(log, events, strict=True):
-        assert dump(EVO.apply_in_place(other, p, a)) == ev
-    assert sdump(other) == sdump(state)
-
-
 # --- 4. replay -------------------------------------------------------------------------------
-
-@examples(40)
-@given(seed=seeds, n=players, variant=variants, rnd=choices,
-       stop=st.one_of(st.none(), st.integers(min_value=0, max_value=300)))
-def test_replaying_the_log_rebuilds_the_game(seed, n, variant, rnd, stop):
-    state, log, events = play_out(seed, n, variant, rnd, check=lambda s: None,
-                                  limit=stop)
-    # the log is plain JSON, as it would be stored
-    log = json.loads(json.dumps(log))
-    again = new(seed, n, variant)
-    replayed = []
-    for p, a in log:
-        new_state, ev = EVO.apply_action(again, p, a)
-        again = new_state
-        replayed.append(ev)
-    assert sdump(again) == sdump(state)
-    assert again == state
-    assert dump(replayed) == dump(events)
-    # the seed is really used: another seed deals other cards
-    first, other = new(seed, n, variant), new(seed ^ 1, n, variant)
-    assert (first.hands, first.deck) != (other.hands, other.deck)
-
 
 # --- 5. views --------------------------------------------------------------------------------
 
@@ -566,13 +507,6 @@ def test_views_hide_hidden_information(seed, n, variant, rnd, det_seed):
 
 
 # --- 6. apply_action and apply_in_place agree ------------------------------------------------
-
-@examples(25)
-@given(seed=seeds, n=players, variant=variants, rnd=choices)
-def test_apply_action_and_apply_in_place_agree(seed, n, variant, rnd):
-    properties.check_apply_paths_agree(EVO, new(seed, n, variant), new(seed, n, variant),
-                                       lambda state: pick(rnd, state))
-
 
 # --- a plain statistical run -----------------------------------------------------------------
 

@@ -11,16 +11,15 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import IllegalAction, Seat
+from engine import Seat
 from engine.mutations import MUTATIONS as G
 from engine.mutations import check_invariants
 from engine.mutations.data import cards
 from tests import properties
-from tests.properties import choices, dump, examples, seeds
+from tests.properties import choices, examples, seeds
 
 BOX = {"cards": 90, "burrows": 6, "parasites": 10}
 EXCLUSIVE = {"carnivore", "obligate_carnivore", "scavenger"}
@@ -101,59 +100,3 @@ def test_random_games_keep_every_invariant(seed, n, div, rnd):
         assert steps < MAX_ACTIONS
     assert sorted(r["player"] for r in G.returns(state)) == list(range(n))
     assert state.last and state.main == []
-
-
-@examples(6)
-@given(seed=seeds, n=players, div=divergence, rnd=choices)
-def test_save_load_and_replay_are_exact(seed, n, div, rnd):
-    state = G.new_game(seats(n), seed, {"divergence": div})
-    log = []
-    while not G.is_over(state):
-        p, a = properties.pick(rnd, G, state, group)
-        log.append((p, a))
-        G.apply_in_place(state, p, a)
-        if len(log) % 40 == 0:
-            again = G.from_json(json.loads(json.dumps(G.to_json(state))))
-            assert again == state
-    replay = G.new_game(seats(n), seed, {"divergence": div})
-    for p, a in log:
-        G.apply_in_place(replay, p, a)
-    assert dump(G.to_json(replay)) == dump(G.to_json(state))
-
-
-@examples(4)
-@given(seed=seeds, n=st.sampled_from([2, 5]), div=divergence, rnd=choices)
-def test_apply_action_and_apply_in_place_agree(seed, n, div, rnd):
-    slow = G.new_game(seats(n), seed, {"divergence": div})
-    fast = G.new_game(seats(n), seed, {"divergence": div})
-    properties.check_apply_paths_agree(G, slow, fast,
-                                       lambda s: properties.pick(rnd, G, s, group))
-
-
-BAD = [{"type": "pass"}, {"type": "develop", "use": "species"},
-       {"type": "food", "animal": 1}, {"type": "attack", "animal": 2, "target": 3},
-       {"type": "lose", "animal": 1}, {"type": "graze", "count": 99},
-       {"type": "redirect", "target": 1}, {"type": "dark", "play": "trait"},
-       {"type": "develop", "use": "trait", "species": 999}]
-
-
-@examples(4)
-@given(seed=seeds, n=players, rnd=choices)
-def test_illegal_actions_change_nothing(seed, n, rnd):
-    state = G.new_game(seats(n), seed, {"divergence": True})
-    steps = 0
-    while not G.is_over(state) and steps < 150:
-        waiting = G.to_act(state)
-        idle = [q for q in range(n) if q not in waiting][:1]
-        for p in (waiting + idle) if steps % 4 == 0 else ():
-            legal = G.legal_actions(state, p)
-            for bad in BAD:
-                if p in waiting and bad in legal:
-                    continue
-                before = dump(G.to_json(state))
-                with pytest.raises(IllegalAction):
-                    G.apply_action(state, p, bad)
-                assert dump(G.to_json(state)) == before
-        p, a = properties.pick(rnd, G, state, group)
-        G.apply_in_place(state, p, a)
-        steps += 1
