@@ -30,7 +30,7 @@ from cogs.translator import lookup, slash
 from host import HostError, ServerSettings, format_duration, records
 from messages import languages, t
 
-LEVELS = ("fast", "strong", "random")  # in the order /<game> ai offers them
+LEVELS = ("fast", "strong", "expert", "random")  # in the order /<game> ai offers them
 SETTING_NAMES = {"language": "table language", "turn_timer": "turn timer",
                  "ai_delay": "AI delay", "ai_level": "AI level", "thread": "thread",
                  "manager_role": "managers' role"}

@@ -167,6 +167,9 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
         button.item.label = t(f"climate.bot.{key}", lang)[:80]
         return button
 
+    def action_label(self, game, seat, view, action, lang):
+        return action_label(action, view, game.names(), lang)
+
     def table_items(self, game: LiveGame, lang: str) -> list[discord.ui.Item]:
         """The public table's buttons and menus: never a hand card, and in a secret step the
         same single button whoever has chosen (every press is checked again when it comes)."""

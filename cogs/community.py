@@ -146,18 +146,22 @@ def history_view(games: list[records.PastGame], lang: str) -> discord.ui.View | 
 
 
 async def ending_lines(bot, game: LiveGame, lang: str) -> list[str]:
-    """Under the final standings: each person's new rating and its change in this game,
-    best placed first, or why the game was not rated."""
+    """Under the final standings: the hints each person used (/<game> hint), then each
+    person's new rating and its change in this game, best placed first, or why the game was
+    not rated."""
+    hinted = [t("community.table.hint_count", lang, player=safe_name(s["name"]), count=s["hints"])
+              for s in game.seats if s.get("hints")]
+    lines = [t("community.table.hints", lang, players=", ".join(hinted))] if hinted else []
     host = getattr(bot, "host", None)
     if game.guild_id is None or host is None:
-        return []  # not rated (a game without a server), or a table without a host (tests)
+        return lines  # not rated (a game without a server), or a table without a host (tests)
     try:
         changes = await records.rating_changes(host.store, game.id)
     except HostError:
-        return []  # the standings stand without them (the failure is in the log)
+        return lines  # the standings stand without them (the failure is in the log)
     if not changes:
-        return [t("community.table.not_rated", lang)]
-    lines = [t("community.table.ratings", lang)]
+        return lines + [t("community.table.not_rated", lang)]
+    lines.append(t("community.table.ratings", lang))
     seats = [(i, s) for i, s in enumerate(game.seats) if not is_ai(s["id"])]
     rated = sorted((changes[s["id"]].rank, i, s) for i, s in seats if s["id"] in changes)
     for _, _, seat in rated:

@@ -88,6 +88,15 @@ class ChoiceButton(Component, prefix="c",
 class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosaurs"):
     kind = "cubosaurs"
 
+    def action_label(self, game, seat, view, action, lang):
+        """A pass by the card it adds, a purchase as the tile menu names it; the rest as the
+        table's buttons name them."""
+        if action["type"] == "pass" and "card" in action:
+            return f"{t('cubosaurs.bot.select_pass', lang)} {card_label(action['card'], lang)}"
+        if action["type"] == "buy":
+            return buy_label(action, game.names(), lang)
+        return None
+
     def table_items(self, game: LiveGame, lang: str) -> list[discord.ui.Item]:
         """Keep, Pass… and a button per tile that can be bought now (checked again on press)."""
         from engine.cubosaurs.data import tile

@@ -54,6 +54,11 @@ def _topics(lang: str) -> list[tuple[str, str]]:
 class Evo(GameCog, group_name="evo", group_description="Play EVO"):
     kind = "evo"
 
+    def action_label(self, game, seat, view, action, lang):
+        """A card play (made from the private hand) by its card; the rest as the table's
+        buttons name them."""
+        return play_label(action, game.names(), lang) if action["type"] == "play" else None
+
     def table_items(self, game: LiveGame, lang: str) -> list[discord.ui.Item]:
         """EVO's buttons and menus valid now (every press is checked again when it arrives)."""
         rules, state = game.rules, game.state

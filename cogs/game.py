@@ -29,8 +29,10 @@ from cogs.common import (
     refusal,
     send_ephemeral,
     table_lang,
+    unkept,
 )
 from cogs.community import undo_offer
+from cogs.table import ActButton, ActSelect
 from engine import IllegalAction
 from host import HostError, LiveGame
 from images import render
@@ -187,7 +189,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="ai", description="Add an AI player to this channel's lobby")
     @app_commands.describe(level="How well the AI plays")
     @app_commands.choices(level=[app_commands.Choice(name=x, value=x)
-                                 for x in ("fast", "strong", "random")])
+                                 for x in ("fast", "strong", "expert", "random")])
     async def ai(self, interaction: discord.Interaction, level: str | None = None) -> None:
         async with self.refusing(interaction):
             game = self._game(interaction)
@@ -302,6 +304,57 @@ class GameCog(commands.GroupCog):
             lines.append(t("bot.status_awaiting", lang,
                            players=", ".join(awaiting) or t("bot.status_nobody", lang)))
             await send_ephemeral(interaction, "\n".join(lines)[:2000])
+
+    # --- a hint for learners (every game) --------------------------------------------------
+
+    @app_commands.command(name="hint", description="Suggest a move for your seat (only you; counted)")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        async with self.refusing(interaction):
+            self._game(interaction)
+            game, seat, found = await answered_in_time(
+                interaction, self.host.hint(interaction.channel_id, interaction.user.id),
+                thinking=True)
+            lang = reader_lang(interaction)
+            view = game.rules.view(game.state, seat)
+            label = self.move_label(game, seat, view, found["action"], lang)
+            lines = [t("bot.hint.suggest", lang, move=label)]
+            if found["value"] is None:
+                lines.append(t("bot.hint.why_strong", lang))
+            elif found["other"] is None:
+                lines.append(t("bot.hint.why_alone", lang, playouts=found["playouts"],
+                               value=round(100 * found["value"])))
+            else:
+                other = self.move_label(game, seat, view, found["other"], lang)
+                lines.append(t("bot.hint.why", lang, playouts=found["playouts"],
+                               value=round(100 * found["value"]), other=other,
+                               other_value=round(100 * found["other_value"])))
+            lines.append(t("bot.hint.counted", lang, count=game.seats[seat].get("hints", 0)))
+            play = discord.ui.View(timeout=None)
+            play.add_item(ActButton(game.id, game.key_for(seat), found["action"],
+                                    t("bot.hint.play", lang, move=label),
+                                    discord.ButtonStyle.primary))
+            await send_ephemeral(interaction, "\n".join(lines)[:2000], view=unkept(play))
+
+    def move_label(self, game: LiveGame, seat: int, view: dict, action: dict, lang: str) -> str:
+        """A move as the table's buttons and menus name it (the game's ``action_label``
+        first, for moves made in a private panel), else a generic name."""
+        label = self.action_label(game, seat, view, action, lang)
+        if label:
+            return label
+        wanted = encode_action(action)
+        for item in self.table_items(game, lang):
+            if isinstance(item, ActButton) and item.action == action:
+                return item.item.label
+            if isinstance(item, ActSelect):
+                for option in item.item.options:
+                    if option.value == wanted:
+                        return option.label
+        return t("bot.hint.move", lang)
+
+    def action_label(self, game: LiveGame, seat: int, view: dict, action: dict,
+                     lang: str) -> str | None:
+        """Hook: the name of one of ``seat``'s moves (None: as the table's items name it)."""
+        return None
 
     @app_commands.command(name="log", description="Recent events of this game (only you)")
     async def log(self, interaction: discord.Interaction) -> None:

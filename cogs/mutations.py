@@ -62,6 +62,9 @@ class Mutations(GameCog, group_name="mutations",
             items.append(_hint(game, command, lang))
         return items
 
+    def action_label(self, game, seat, view, action, lang):
+        return action_label(action, view, game.names(), lang)
+
     def table_items(self, game: LiveGame, lang: str) -> list[discord.ui.Item]:
         """The buttons and menus valid now (every press is checked again when it arrives)."""
         rules, state = game.rules, game.state

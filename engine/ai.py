@@ -40,7 +40,8 @@ from typing import Any
 
 from engine.core import IllegalAction, Rng
 
-LEVELS = ("random", "fast", "strong")  # the levels the host offers (every game has them)
+# the levels the host offers, weakest first; a game without one plays its best level below it
+LEVELS = ("random", "fast", "strong", "expert")
 
 _SHARED: dict[tuple, Any] = {}  # policies keep no state between decisions
 
@@ -49,7 +50,19 @@ def ai_action(rules, state: Any, player: int, level: str = "fast") -> dict:
     """The action an AI of ``level`` takes for ``player`` now (it sees only its own view)."""
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}; known: {LEVELS}")
-    return rules.ai_action(state, player, level)
+    return rules.ai_action(state, player, level_of(rules, level))
+
+
+def level_of(rules, level: str) -> str:
+    """``level`` if the game has it (its description's ``ai_levels``), else the game's best
+    level below it (a game without a searching level plays its strong one for ``expert``)."""
+    from engine.core import description
+
+    have = description(rules.kind).ai_levels
+    if level in have:
+        return level
+    below = [lv for lv in LEVELS[:LEVELS.index(level)] if lv in have]
+    return below[-1] if below else have[0]
 
 
 def make_policy(level: str, policies: dict[str, type]):

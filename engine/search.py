@@ -348,6 +348,10 @@ class SearchPolicy:
     def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
         if len(legal) == 1:
             return legal[0]
+        from engine import ai
+
+        if ai.SEARCH_SECONDS is not None and self.search.iterations is None:
+            self.search.seconds = ai.SEARCH_SECONDS  # the host's budget (engine.ai.search_budget)
         short = self.shortlist(view, legal, seed)
         weights = {id(a): self.prior_weights[min(i, len(self.prior_weights) - 1)]
                    for i, a in enumerate(short)}

@@ -42,6 +42,14 @@ def _think(kind: str, state: Any, seat: int, level: str, seconds: float) -> dict
         return ai_action(get_game(kind), state, seat, level)
 
 
+def _hint(kind: str, state: Any, seat: int) -> dict:
+    """In a worker process: a hint for ``seat`` (engine/hint.py)."""
+    from engine.core import get_game
+    from engine.hint import hint
+
+    return hint(get_game(kind), state, seat)
+
+
 def _warm() -> None:
     """A worker's first task: import every game (so a first decision pays no imports)."""
     from engine.core import game_kinds
@@ -78,12 +86,26 @@ class AiPool:
             level = FALLBACK
         return await asyncio.to_thread(ai_action, rules, state, seat, level)
 
-    async def _in_worker(self, rules: Any, state: Any, seat: int, level: str) -> dict:
+    async def hint(self, rules: Any, state: Any, seat: int) -> dict:
+        """A hint for ``seat`` (engine/hint.py): the search in a worker; when none is free,
+        the strong level's choice, without figures, in a thread."""
+        from engine.hint import hint
+
+        if self.busy < self.workers:
+            return await self._in_worker(rules, state, seat, None)
+        self.fallbacks += 1
+        return await asyncio.to_thread(hint, rules, state, seat, 0)
+
+    async def _in_worker(self, rules: Any, state: Any, seat: int, level: str | None) -> dict:
+        """``level``'s action in a worker (None: a hint)."""
         self.busy += 1
         try:
             loop = asyncio.get_running_loop()
-            action = await loop.run_in_executor(self._executor(), _think, rules.kind, state,
-                                                seat, level, self.seconds)
+            if level is None:
+                job = (_hint, rules.kind, state, seat)
+            else:
+                job = (_think, rules.kind, state, seat, level, self.seconds)
+            action = await loop.run_in_executor(self._executor(), *job)
         except BrokenProcessPool:
             # a worker died (killed, out of memory): a new pool next time; this decision fails
             # and the host tries again after its back-off

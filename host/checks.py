@@ -52,6 +52,8 @@ def check_lobby(lobby: Any, status: str, state: Any, rules) -> None:
             _fail(f"seat {i + 1}: unknown AI level {seat.get('level')!r}")
         if "autopass" in seat and not isinstance(seat["autopass"], str):
             _fail(f"seat {i + 1}: bad auto-pass setting")
+        if "hints" in seat and not (_is_int(seat["hints"]) and seat["hints"] >= 0):
+            _fail(f"seat {i + 1}: the hints used are not a count")
         ids.add(seat["id"])
     if len(ids) != len(seats):
         _fail("two seats have the same player")

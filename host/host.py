@@ -776,6 +776,26 @@ class GameHost:
         if for_seat is not None and for_seat != seat:
             raise IllegalAction("not_your_turn", player=seat, waiting=[for_seat])
 
+    async def hint(self, channel_id, user_id, *, game_id: int | None = None
+                   ) -> tuple[LiveGame, int, dict]:
+        """A suggested move for the person's own seat while they are awaited (engine/hint.py:
+        from their view only; the search in an AI worker, the strong level's choice when none
+        is free). Counted in their seat (``hints``, stored with the lobby) and shown in the
+        final table, so a rated game stays honest. HostError ``hint_not_awaited`` when they
+        have nothing to decide now, ``stale_game`` when the game moved on meanwhile."""
+        game, seat = self._playing_seat(channel_id, user_id, game_id)
+        if seat not in game.awaiting():
+            raise HostError("hint_not_awaited")
+        seq = game.seq
+        result = await self.ai.hint(game.rules, game.state, seat)
+        async with game.lock:
+            if game.seq != seq or game.status != "active" or seat not in game.awaiting():
+                raise HostError("stale_game")
+            lobby = _edited(game.lobby)
+            lobby["seats"][seat]["hints"] = lobby["seats"][seat].get("hints", 0) + 1
+            await self._write_lobby(game, lobby)
+        return game, seat, result
+
     async def leave_game(self, channel_id, user_id) -> LiveGame:
         """A player leaves a running game: an AI takes over the seat."""
         game = self._game(channel_id)

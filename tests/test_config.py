@@ -40,7 +40,7 @@ def one_sentence(result: subprocess.CompletedProcess) -> str:
 # What the issue saw accepted (or failing with a traceback) today.
 ISSUE_CASES = [
     ('[logging]\nlevel = "LOUD"\n', "[logging] level", '"LOUD"', '"INFO"'),
-    ('[games]\nai_level = "hard"\n', "[games] ai_level", '"hard"', '"fast" or "strong"'),
+    ('[games]\nai_level = "hard"\n', "[games] ai_level", '"hard"', '"strong" or "expert"'),
     ('[games]\nlanguage = "de"\n', "[games] language", '"de"', '"en", "fr" or "it"'),
     ("[games]\nturn_timer = -5\n", "[games] turn_timer", "-5", "from 10 to 86400"),
     ('[games]\nturn_timer = "abc"\n', "[games] turn_timer", '"abc"', "0 (no timer)"),

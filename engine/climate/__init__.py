@@ -206,7 +206,7 @@ def _render_at():
 CLIMATE = register(
     ClimateGame(), title="Evolution: Climate",
     options={"events": (bool, True), "quick": (bool, False)},
-    ai_levels=("random", "fast", "strong"), renderer="images.climate:render_climate",
+    ai_levels=("random", "fast", "strong", "expert"), renderer="images.climate:render_climate",
     hand_renderer="images.climate:render_hand", messages="messages.climate",
     cog="cogs.climate",
     bench={"mixed": "quick", "mixed_columns": "normal/quick", "options": {"events": True},

@@ -168,7 +168,7 @@ def scenario(players: int = 3, seed: int = 0, *, phase: str = "movement", turn: 
 
 EVO = register(
     EvoGame(), title="EVO", options={"variant": (bool, False)},
-    ai_levels=("random", "fast", "strong"), renderer="images.evo:render_evo",
+    ai_levels=("random", "fast", "strong", "expert"), renderer="images.evo:render_evo",
     messages="messages.evo", cog="cogs.evo",
     bench={"header": lambda _mode, o: f"{'variant' if o.get('variant') else 'standard'} auction",
            "tiebreak": lambda r: r["dinos"], "ai_figure": "ai", "apply_games": 30,
