@@ -226,6 +226,28 @@ def check_shape(action: Any, shapes: Mapping[str, Any], *, partial: bool = False
     ``partial``: the keys that only one choice of a :class:`OneOf` has (a card's target, a
     tile's card) may be missing: the rules then refuse with their own reason (the card is not
     in hand, the tile is not for this game) before asking for them (``require``)."""
+    # The fast path (simulations apply thousands of actions): a well-formed action of a plain
+    # shape is accepted after one look at each key; anything else is left to the full checks
+    # below, which name the fault.
+    if type(action) is dict and len(action) <= MAX_KEYS:
+        name = action.get("type")
+        if type(name) is str and len(name) <= MAX_TEXT:
+            shape = shapes.get(name)
+            if type(shape) is dict and len(action) == len(shape) + 1 and "type" not in shape:
+                for key, kind in shape.items():
+                    value = action.get(key, _ABSENT)
+                    if type(value) is not kind or len(key) > MAX_TEXT:
+                        break
+                    if kind is str:
+                        if len(value) > MAX_TEXT:
+                            break
+                    elif kind is int:
+                        if not -MAX_INT <= value <= MAX_INT:
+                            break
+                    elif kind is not bool:
+                        break
+                else:
+                    return
     if not isinstance(action, dict):
         raise _bad("not_object")
     if len(action) > MAX_KEYS:
@@ -255,6 +277,9 @@ def check_shape(action: Any, shapes: Mapping[str, Any], *, partial: bool = False
         if key in optional and key not in action:
             continue
         _check_value(action, key, kind)
+
+
+_ABSENT = object()  # check_shape's fast path: a key the action lacks
 
 
 def require(action: dict, key: str) -> Any:
