@@ -280,22 +280,29 @@ def play_actions(s: ClimateState, p: int) -> list[dict]:
         acts.append({"type": "done"})
         return acts
     limit = max_traits(s.n)
-    held = [(sp, {TRAIT_OF[x] for x in sp["traits"]}) for sp in row]
+    # per species, once: its id, the traits it holds when it may take one more (else None),
+    # and whether it may grow its body, its population
+    held = []
+    for sp in row:
+        have = {TRAIT_OF[x] for x in sp["traits"]}
+        held.append((sp["id"], have if len(have) < limit else None, sp["body"] < MAX_BODY,
+                     sp["pop"] < MAX_POP))
     exchange = bool(s.deck)
+    append = acts.append
     for c in hand:
         t = TRAIT_OF[c]
-        for sp, have in held:
-            if len(have) < limit and t not in have:
-                acts.append({"type": "trait", "card": c, "species": sp["id"]})
-        acts.append({"type": "species", "card": c, "side": "left"})
-        acts.append({"type": "species", "card": c, "side": "right"})
-        for sp in row:
-            if sp["body"] < MAX_BODY:
-                acts.append({"type": "grow", "card": c, "species": sp["id"], "what": "body"})
-            if sp["pop"] < MAX_POP:
-                acts.append({"type": "grow", "card": c, "species": sp["id"], "what": "pop"})
+        for sid, have, _, _ in held:
+            if have is not None and t not in have:
+                append({"type": "trait", "card": c, "species": sid})
+        append({"type": "species", "card": c, "side": "left"})
+        append({"type": "species", "card": c, "side": "right"})
+        for sid, _, body, pop in held:
+            if body:
+                append({"type": "grow", "card": c, "species": sid, "what": "body"})
+            if pop:
+                append({"type": "grow", "card": c, "species": sid, "what": "pop"})
         if exchange:
-            acts.append({"type": "exchange", "card": c})
+            append({"type": "exchange", "card": c})
     for sp in row:
         acts.extend({"type": "remove", "species": sp["id"], "card": c} for c in sp["traits"])
     acts.append({"type": "done"})
@@ -500,6 +507,31 @@ def feeding_options(s: ClimateState, p: int) -> tuple[list[dict], bool]:
         if "intelligence" in up:
             acts.extend({"type": "intelligence", "species": sid, "card": c} for c in hand)
     return acts, mandatory
+
+
+def feeding_wanted(s: ClimateState, p: int, passed: bool) -> bool:
+    """``feeding_options(s, p)`` answered without building it: True when one of its actions
+    is owed, or (``passed`` False) when there is any; stops at the first that says so."""
+    hand = s.hands[p]
+    for i, sp in enumerate(s.rows[p]):
+        up = face_up(sp)
+        must = hungry(sp, up)
+        if "carnivore" in up:
+            if sp["food"] < sp["pop"] and (must or not passed):
+                att, free = attack_actions(s, p, i, sp)
+                if free and must:
+                    return True
+                if not passed and (att or ("intelligence" in up and hand
+                                           and _negate_useful(s, p, sp))):
+                    return True
+            continue
+        if room(sp, up) <= 0:
+            continue
+        if s.wh > 0 and (must or not passed):
+            return True
+        if not passed and "intelligence" in up and hand:
+            return True
+    return False
 
 
 # --- applying actions ------------------------------------------------------------------------
@@ -1043,8 +1075,8 @@ def _next_turn(s: ClimateState, start: int, events: list) -> None:
     species, or may (and has not passed); nobody: feeding ends."""
     s.night = []
     for q in order_from(s, start):
-        acts, mandatory = feeding_options(s, q)
-        if mandatory or (acts and not s.passed[q]):
+        # feeding_options(s, q): an owed action, or any while q has not passed
+        if feeding_wanted(s, q, s.passed[q]):
             s.current = q
             events.append({"type": "feed_turn", "player": q})
             return
@@ -1054,8 +1086,7 @@ def _next_turn(s: ClimateState, start: int, events: list) -> None:
 def _turn_goes_on(s: ClimateState, p: int, events: list) -> None:
     """After a free action (Nocturnal, Intelligence): the turn stays with ``p`` while they
     have something to do, else passes on."""
-    acts, _ = feeding_options(s, p)
-    if acts:
+    if feeding_wanted(s, p, False):  # feeding_options(s, p) gives an action
         return
     _next_turn(s, (p + 1) % s.n, events)
 
@@ -1187,8 +1218,7 @@ def _act_negate(s: ClimateState, p: int, action: dict, events: list) -> None:
 
 
 def _act_pass(s: ClimateState, p: int, action: dict, events: list) -> None:
-    _, mandatory = feeding_options(s, p)
-    if mandatory:
+    if feeding_wanted(s, p, True):  # feeding_options(s, p) has an owed action
         raise IllegalAction("must_feed")
     s.passed[p] = True
     events.append({"type": "pass", "player": p})
