@@ -55,8 +55,10 @@ def trait(key: str) -> Trait:
 
 
 @cache
+@cache
 def cards(boxes: int) -> tuple[str, ...]:
-    """Every card id of a game played with ``boxes`` boxes, in a fixed order."""
+    """Every card id of a game played with ``boxes`` boxes, in a fixed order (built once per
+    count: every determinized world deals them)."""
     return tuple(f"{t.key}-{k}" for t in _TRAITS for k in range(1, t.copies * boxes + 1))
 
 

@@ -299,24 +299,30 @@ def development_actions(s: MutState, p: int) -> list[dict]:
 
 def token_actions(s: MutState, p: int) -> list[dict]:
     """Every legal token play of ``p`` now (red food, green burrow, black parasite)."""
-    acts: list[dict] = []
+    return list(_token_plays(s, p))
+
+
+def _token_plays(s: MutState, p: int):
+    """``token_actions`` one by one (``next(...)`` asks whether there is one)."""
     c = s.centre
-    for sp in s.rows[p]:
-        tr = traits_of(s, sp, p)
-        obligate = "obligate_carnivore" in tr
-        beetle = "bark_beetle" in tr and not obligate
-        for a in sp["animals"]:
-            fed = is_fed(a, tr)
-            if c["food"] and not fed and not obligate:
-                acts.append({"type": "food", "animal": a["id"]})
-            if c["burrows"] and ((beetle and not fed) or not a["burrow"]):
-                acts.append({"type": "burrow", "animal": a["id"]})
+    food, burrows = c["food"], c["burrows"]
+    if food or burrows:
+        for sp in s.rows[p]:
+            tr = traits_of(s, sp, p)
+            obligate = "obligate_carnivore" in tr
+            beetle = "bark_beetle" in tr and not obligate
+            for a in sp["animals"]:
+                fed = is_fed(a, tr)
+                if food and not fed and not obligate:
+                    yield {"type": "food", "animal": a["id"]}
+                if burrows and ((beetle and not fed) or not a["burrow"]):
+                    yield {"type": "burrow", "animal": a["id"]}
     if c["parasites"]:
         for q, row in enumerate(s.rows):
             if q != p:
-                acts.extend({"type": "parasite", "animal": a["id"]}
-                            for sp in row for a in sp["animals"])
-    return acts
+                for sp in row:
+                    for a in sp["animals"]:
+                        yield {"type": "parasite", "animal": a["id"]}
 
 
 def attackers(s: MutState, p: int) -> list[tuple[dict, dict, list[str]]]:
@@ -340,7 +346,13 @@ def attackable(s: MutState, att_traits, att_sid: int, tgt: dict, tgt_owner: int,
                ignore: str | None = None) -> bool:
     if tgt["id"] == att_sid or not tgt["animals"]:
         return False
-    tt = [t for t in traits_of(s, tgt, tgt_owner) if t != ignore]
+    return _attackable(s, att_traits, tgt, traits_of(s, tgt, tgt_owner), ignore)
+
+
+def _attackable(s: MutState, att_traits, tgt: dict, traits, ignore: str | None) -> bool:
+    """``attackable`` once the target is known to be another species with animals, whose
+    traits are ``traits``."""
+    tt = [t for t in traits if t != ignore] if ignore is not None else traits
     swim_a = "swimming" in att_traits
     if ("swimming" in tt) != swim_a:
         return False
@@ -350,21 +362,29 @@ def attackable(s: MutState, att_traits, att_sid: int, tgt: dict, tgt_owner: int,
 
 
 def attack_actions(s: MutState, p: int) -> list[dict]:
-    acts: list[dict] = []
+    return list(_attack_plays(s, p))
+
+
+def _attack_plays(s: MutState, p: int):
+    """``attack_actions`` one by one (``next(...)`` asks whether there is one)."""
     ready = attackers(s, p)
     if not ready:
-        return acts
-    targets = [(q, sp, traits_of(s, sp, q)) for q, row in enumerate(s.rows) for sp in row]
+        return
+    # the species with animals, each with its traits (computed once)
+    targets = [(sp, traits_of(s, sp, q)) for q, row in enumerate(s.rows) for sp in row
+               if sp["animals"]]
     for sp, a, tr in ready:
-        for q, tgt, tt in targets:
-            if attackable(s, tr, sp["id"], tgt, q):
-                acts.append({"type": "attack", "animal": a["id"], "target": tgt["id"]})
+        sid = sp["id"]
+        for tgt, tt in targets:
+            if tgt["id"] == sid:
+                continue
+            if _attackable(s, tr, tgt, tt, None):
+                yield {"type": "attack", "animal": a["id"], "target": tgt["id"]}
             if "development_defects" in tt:
                 for t in IGNORABLE:
-                    if t in tt and attackable(s, tr, sp["id"], tgt, q, t):
-                        acts.append({"type": "attack", "animal": a["id"], "target": tgt["id"],
-                                     "ignore": t})
-    return acts
+                    if t in tt and _attackable(s, tr, tgt, tt, t):
+                        yield {"type": "attack", "animal": a["id"], "target": tgt["id"],
+                               "ignore": t}
 
 
 def centre_empty(s: MutState) -> bool:
@@ -656,8 +676,8 @@ def _feed_seek(s: MutState, events: list) -> None:
             if g and s.centre["food"]:
                 s.pending = {"kind": "graze", "player": p, "max": g}
                 return
-        acts = feeding_actions(s, p)
-        if len(acts) == 1 and acts[0]["type"] == "pass":
+        # feeding_actions(s, p) == [pass]: no token play and no attack
+        if next(_token_plays(s, p), None) is None and next(_attack_plays(s, p), None) is None:
             events.append({"type": "pass", "player": p, "phase": "feeding", "forced": True})
             _next_feeder(s, passed=True)
             continue
@@ -691,9 +711,9 @@ def _act_graze(s: MutState, p: int, action: dict, events: list) -> None:
 
 
 def _feed_pass(s: MutState, p: int, events: list) -> None:
-    if token_actions(s, p):
+    if next(_token_plays(s, p), None) is not None:
         raise IllegalAction("must_play_token")
-    if centre_empty(s) and attack_actions(s, p):
+    if centre_empty(s) and next(_attack_plays(s, p), None) is not None:
         raise IllegalAction("must_attack")
     events.append({"type": "pass", "player": p, "phase": "feeding", "forced": False})
     _next_feeder(s, passed=True)

@@ -92,9 +92,15 @@ class MutState(SavedState):
         s.decks = [list(d) for d in self.decks]
         s.removed = list(self.removed)
         s.lost = list(self.lost)
-        s.rows = [[{"id": sp["id"], "parent": sp["parent"], "traits": list(sp["traits"]),
-                    "animals": [dict(a) for a in sp["animals"]]} for sp in row]
-                  for row in self.rows]
+        s.rows = rows = []
+        for row in self.rows:  # each species a copy (dict.copy: faster than a literal)
+            out = []
+            for sp in row:
+                x = sp.copy()
+                x["traits"] = sp["traits"][:]
+                x["animals"] = [a.copy() for a in sp["animals"]]
+                out.append(x)
+            rows.append(out)
         s.next_id = self.next_id
         s.passed = list(self.passed)
         s.passes = self.passes

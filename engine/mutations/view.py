@@ -9,6 +9,8 @@ every viewer gets the same view except the ``viewer`` field.
 
 from __future__ import annotations
 
+import functools
+
 from engine.core import Rng, json_copy
 from engine.mutations import rules as R
 from engine.mutations.data import TRAIT_OF, cards
@@ -22,15 +24,16 @@ def view(state: MutState, viewer: int | None) -> dict:
         row = []
         for sp in s.rows[p]:
             tr = R.traits_of(s, sp, p)
+            need = R.need(tr)  # R.is_fed(a, tr): the animal's food reaches it
             row.append({
                 "id": sp["id"],
                 "parent": sp["parent"],
                 "traits": [TRAIT_OF[c] for c in sp["traits"]],
                 "all_traits": tr,
-                "need": R.need(tr),
+                "need": need,
                 "animals": [{"id": a["id"], "red": a["red"], "blue": a["blue"],
                              "burrow": a["burrow"], "parasites": a["parasites"],
-                             "attacked": a["attacked"], "fed": R.is_fed(a, tr)}
+                             "attacked": a["attacked"], "fed": a["red"] + a["blue"] >= need}
                             for a in sp["animals"]],
             })
         players.append({
@@ -74,12 +77,22 @@ def view(state: MutState, viewer: int | None) -> dict:
     }
 
 
+@functools.cache
+def _pool(boxes: int) -> dict[str, tuple[str, ...]]:
+    """Every card of a game of ``boxes`` boxes by trait, in ``cards`` order (read only)."""
+    pool: dict[str, list[str]] = {}
+    for c in cards(boxes):
+        pool.setdefault(TRAIT_OF[c], []).append(c)
+    return {t: tuple(same) for t, same in pool.items()}
+
+
 def determinize(v: dict, seed: int) -> MutState:
     """A full state consistent with view ``v``: the unseen cards (decks, main deck, animal
     faces, removed cards) dealt at random, a fresh generator. For AI rollouts only."""
-    s = MutState()
-    n = len(v["players"])
-    s.seats = [{"id": row["id"], "name": row["name"]} for row in v["players"]]
+    s = MutState.__new__(MutState)  # every slot is set below
+    players = v["players"]
+    n = len(players)
+    s.seats = [{"id": row["id"], "name": row["name"]} for row in players]
     s.options = {"divergence": bool(v["divergence"])}
     s.seed = int(seed)
     s.boxes = v["boxes"]
@@ -90,47 +103,52 @@ def determinize(v: dict, seed: int) -> MutState:
     s.passes, s.grazed = v["passes"], v["grazed"]
     s.queue = list(v["queue"])
     s.result = json_copy(v["result"])
-    s.lost = [row["lost"] for row in v["players"]]
-    s.passed = [row["passed"] for row in v["players"]]
+    s.lost = [row["lost"] for row in players]
+    s.passed = [row["passed"] for row in players]
     rng = Rng(seed)
-    pool: dict[str, list[str]] = {}
-    for c in cards(s.boxes):
-        pool.setdefault(TRAIT_OF[c], []).append(c)
-    seen: set[str] = set()
-
-    def take(t: str) -> str:
-        c = pool[t].pop()
-        seen.add(c)
-        return c
+    pool = {t: list(same) for t, same in _pool(s.boxes).items()}
 
     pend = json_copy(v["pending"])
     if pend is not None and "trait" in pend:
-        pend["card"] = take(pend.pop("trait"))
+        pend["card"] = pool[pend.pop("trait")].pop()
     s.pending = pend
     rows = []
     max_id = 0
-    for row in v["players"]:
+    for row in players:
         out = []
         for sp in row["species"]:
-            max_id = max(max_id, sp["id"])
+            if sp["id"] > max_id:
+                max_id = sp["id"]
             out.append({"id": sp["id"], "parent": sp["parent"],
-                        "traits": [take(t) for t in sp["traits"]], "animals": []})
+                        "traits": [pool[t].pop() for t in sp["traits"]], "animals": []})
         rows.append(out)
     unseen = [c for t in pool for c in pool[t]]
     rng.shuffle(unseen)
-    for out, row in zip(rows, v["players"], strict=True):
+    pop = unseen.pop
+    for out, row in zip(rows, players, strict=True):
         for sp, vsp in zip(out, row["species"], strict=True):
+            animals = sp["animals"]
             for a in vsp["animals"]:
-                max_id = max(max_id, a["id"])
-                sp["animals"].append({"id": a["id"], "card": unseen.pop(), "red": a["red"],
-                                      "blue": a["blue"], "burrow": a["burrow"],
-                                      "parasites": a["parasites"], "attacked": a["attacked"]})
+                if a["id"] > max_id:
+                    max_id = a["id"]
+                animals.append({"id": a["id"], "card": pop(), "red": a["red"],
+                                "blue": a["blue"], "burrow": a["burrow"],
+                                "parasites": a["parasites"], "attacked": a["attacked"]})
     s.rows = rows
     s.next_id = max(max_id + 1, v["next_id"])
-    s.decks = []
-    for row in v["players"]:
-        s.decks.append([unseen.pop() for _ in range(row["deck"])])
-    s.main = [unseen.pop() for _ in range(v["main"])]
+
+    def deal(k: int) -> list[str]:
+        """The top ``k`` unseen cards, the last first (as ``k`` pops)."""
+        if k > len(unseen):
+            raise IndexError("pop from empty list")
+        if k <= 0:
+            return []
+        out = unseen[:-k - 1:-1]
+        del unseen[-k:]
+        return out
+
+    s.decks = [deal(row["deck"]) for row in players]
+    s.main = deal(v["main"])
     s.removed = unseen
     s.rng = rng.state
     assert len(s.removed) == v["removed"] and n == s.n
