@@ -51,14 +51,23 @@ def _counts(collection: Sequence[str]) -> dict[str, int]:
     return out
 
 
+def all_counts(collections: Sequence[Sequence[str]]) -> list[dict[str, int]] | None:
+    """Every collection's cards per egg species, for :func:`breakdown`'s ``counts`` (one pass
+    for every player's breakdown); None when no collection holds an egg (none are needed)."""
+    if not any(cid in _EGG for c in collections for cid in c):
+        return None
+    return [_counts(c) for c in collections]
+
+
 def breakdown(collections: Sequence[Sequence[str]], player: int,
-              tiles: Sequence[str] = ()) -> dict:
+              tiles: Sequence[str] = (), counts: list[dict[str, int]] | None = None) -> dict:
     """The points of ``player``'s collection, part by part, as if the round ended now.
 
     ``collections``: every player's collection (the eggs compare with the opponents);
     ``tiles``: the end-of-round DNA tiles in front of ``player`` (instant tiles score nothing).
     An egg gives its ``plus`` when the player has at least one card of its species and no
-    opponent has more, else its ``minus``.
+    opponent has more, else its ``minus``. ``counts``: :func:`all_counts` of
+    ``collections``, when the caller has it.
     """
     mine = collections[player]
     types = dict.fromkeys(TYPES, 0)
@@ -74,12 +83,17 @@ def breakdown(collections: Sequence[Sequence[str]], player: int,
             blacks.append(_VALUE[cid])
         elif ty == "egg":
             eggs.append(cid)
-    out = {s: species_points(s, types[s]) for s in SPECIES}
+    out = {}
+    for s, table in _TABLES.items():  # species_points, inlined
+        k = types[s]
+        out[s] = table[min(k, len(table)) - 1] if k > 0 else 0
     out["raptors"] = raptor_points(greys, blacks)
     egg_points = 0
     if eggs:
-        own = _counts(mine)
-        others = [_counts(c) for q, c in enumerate(collections) if q != player]
+        if counts is None:
+            counts = [_counts(c) for c in collections]
+        own = counts[player]
+        others = [c for q, c in enumerate(counts) if q != player]
         for cid in eggs:
             sp, plus, minus = _EGG[cid]
             have = own.get(sp, 0)
@@ -93,7 +107,7 @@ def breakdown(collections: Sequence[Sequence[str]], player: int,
         elif tid == "egg_bonus":
             tile_points += tile(tid).points * types["egg"]
     out["tiles"] = tile_points
-    out["total"] = sum(out[k] for k in PARTS)
+    out["total"] = sum(out.values())  # the PARTS, each once
     return out
 
 

@@ -8,10 +8,10 @@ generator. So every viewer gets the same view except the ``viewer`` field. AI se
 
 from __future__ import annotations
 
-from engine.core import Rng, json_copy
+from engine.core import Rng
 from engine.cubosaurs import rules as R
 from engine.cubosaurs.data import CARD_INDEX, CARDS, tiles_in_play
-from engine.cubosaurs.scoring import breakdown
+from engine.cubosaurs.scoring import all_counts, breakdown
 from engine.cubosaurs.state import CuboState
 
 
@@ -21,6 +21,7 @@ def view(state: CuboState, viewer: int | None) -> dict:
     n = s.n
     over = s.stage == "over"
     totals = R.round_totals(s)
+    counts = all_counts(s.collections)
     players = []
     for p in range(n):
         bonus = R.token_points(s, p) if over else 0
@@ -30,7 +31,7 @@ def view(state: CuboState, viewer: int | None) -> dict:
             "collection": sorted(s.collections[p], key=CARD_INDEX.__getitem__),
             "tokens": s.tokens[p],
             "tiles": list(s.tiles[p]),
-            "score": breakdown(s.collections, p, s.tiles[p]),
+            "score": breakdown(s.collections, p, s.tiles[p], counts),
             "rounds": [r[p]["total"] for r in s.scores],
             "bonus": bonus,
             "total": totals[p] + bonus,
@@ -60,9 +61,10 @@ def view(state: CuboState, viewer: int | None) -> dict:
         "debt": {"player": s.debts[0][0], "count": s.debts[0][1]} if s.debts else None,
         "debts": [list(d) for d in s.debts],
         "players": players,
-        "round_scores": json_copy(s.scores),
-        "last_scores": json_copy(s.scores[-1]) if s.scores else None,
-        "result": json_copy(s.result),
+        # breakdowns and result rows are flat dicts of numbers
+        "round_scores": [[dict(b) for b in r] for r in s.scores],
+        "last_scores": [dict(b) for b in s.scores[-1]] if s.scores else None,
+        "result": None if s.result is None else [dict(r) for r in s.result],
     }
 
 
@@ -85,8 +87,8 @@ def determinize(v: dict, seed: int) -> CuboState:
     s.tiles = [list(row["tiles"]) for row in v["players"]]
     s.offer = list(v["offer"])
     s.debts = [list(d) for d in v["debts"]]
-    s.scores = json_copy(v["round_scores"])
-    s.result = json_copy(v["result"])
+    s.scores = [[dict(b) for b in r] for r in v["round_scores"]]
+    s.result = None if v["result"] is None else [dict(r) for r in v["result"]]
     rng = Rng(seed)
     seen = set(s.hand)
     for c in s.collections:
