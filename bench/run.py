@@ -4,6 +4,9 @@
     python bench/run.py evo.apply  only figures whose name starts with a prefix
     python bench/run.py cubosaurs  one game's engine figures (any registered kind: each
                                    game's description, ``bench``, says which it has)
+    python bench/run.py engine     every game's engine costs for a searcher: view+determinize,
+                                   clone, legal, apply (CPU µs), random game / 1M-step loop
+                                   (bench/engine_speed.py)
     python bench/run.py ratings    one finished game's rating update (host/ratings.py)
     python bench/run.py table      what a whole game writes to its channel (bench/table_bench.py)
     python bench/run.py replay     a whole 4-player game replayed to its GIF (host/replay.py)
@@ -224,6 +227,16 @@ def bench_ai(out) -> None:
         M.print_coverage(game, per_key, say, table=False)
 
 
+def bench_engine_speed(out) -> None:
+    """Every game's engine costs for a searcher (bench/engine_speed.py, issue 22): per-call
+    CPU µs of view+determinize, clone, legal_actions and apply_in_place, and a random game's
+    CPU time over a 1M-step empty loop's."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import engine_speed
+
+    engine_speed.run(out)
+
+
 def bench_ops(out) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import ops_bench
@@ -241,6 +254,8 @@ def main(argv: list[str]) -> int:
     for d in descriptions():  # each game's engine figures, under its kind
         if not prefix or d.kind.startswith(prefix[:len(d.kind)]):
             bench_game(out, d)
+    if "engine".startswith(prefix[:6]) or not prefix:
+        bench_engine_speed(out)
     if "render".startswith(prefix[:6]) or not prefix:
         bench_render(out)
     if "replay".startswith(prefix[:6]) or not prefix:
