@@ -141,6 +141,8 @@ from engine.climate.state import ClimateState
 from engine.core import Rng, json_copy
 
 HIDDEN_TRAIT = {"card": None, "trait": None, "down": True}
+# per zone: (cause or None, icons, lowest body, highest body), the view's "loss" rows
+_LOSS = tuple((CAUSE[i] or None, ICONS[i], *BODY[i]) for i in range(len(ZONES)))
 
 
 def species_view(sp: dict, own: bool) -> dict:
@@ -231,8 +233,8 @@ def view(state: ClimateState, viewer: int | None) -> dict:
             "zones": list(ZONES),
             "side": side,
             "plants": list(zone_plants(side)),
-            "loss": [{"cause": CAUSE[i] or None, "icons": ICONS[i], "body": list(BODY[i])}
-                     for i in range(len(ZONES))],
+            "loss": [{"cause": cause, "icons": icons, "body": [low, high]}
+                     for cause, icons, low, high in _LOSS],
         },
         "events": {
             "cold": {"deck": len(s.event_decks["cold"]) if ev else 0,
