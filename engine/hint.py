@@ -6,7 +6,8 @@ the position out in worlds sampled from the seat's view (never the state's hidde
 scores each candidate with the game's evaluator at the end of the round: how the seat then
 stands against the best other player, 0..1 (0.5: level). The hint gives the chosen move, how
 many playouts it rests on, its value and the best other candidate's. A game without a
-searching level gets its strong level's choice, without figures.
+searching level (none in its description's ``ai_levels``) gets its strong level's choice,
+without figures.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ def hint(rules: Any, state: Any, player: int, iterations: int = ITERATIONS) -> d
     legal = rules.legal_actions(state, player)
     if not legal:
         raise IllegalAction("not_your_turn", player=player, waiting=rules.to_act(state))
-    ai = importlib.import_module(description(rules.kind).ai_module)
-    levels = ai.AI
-    expert = levels.policies.get("expert")
+    game = description(rules.kind)
+    levels = importlib.import_module(game.ai_module).AI
+    expert = levels.policies.get("expert") if "expert" in game.ai_levels else None
     out = {"action": legal[0], "level": "strong", "playouts": 0, "value": None,
            "other": None, "other_value": None}
     if len(legal) == 1:
