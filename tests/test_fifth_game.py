@@ -188,6 +188,21 @@ def test_fifth_game_engine_contract(fifth_game, n):
                 assert line is None or "fifth." not in line, line
 
 
+@pytest.mark.parametrize("check", ["random_game", "illegal_actions", "save_load", "replay",
+                                   "views", "ai_levels", "render", "demo"])
+def test_fifth_game_passes_the_contract_suite(fifth_game, check, tmp_path):
+    """The same checks as every built-in game (tests/contract.py, tests/test_contract.py)."""
+    from tests import contract
+
+    for n, options in contract.configs("fifth"):
+        if check == "demo":
+            contract.check_demo("fifth", n, 800, tmp_path / f"{n}", options)
+        elif check == "render":
+            assert contract.check_render("fifth", n, 700, options) == 4
+        else:
+            getattr(contract, f"check_{check}")("fifth", n, 100, options)
+
+
 def test_fifth_game_refusals_are_worded(fifth_game):
     with pytest.raises(IllegalAction) as err:
         FIFTH.new_game(seats(5), 1)
