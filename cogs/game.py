@@ -146,18 +146,29 @@ class GameCog(commands.GroupCog):
         """Button/menu path (a component's ``run``, cogs/components.py): the action applies only
         at the position ``seq`` it was drawn for and, for a menu drawn for ``seat``, only for
         that seat; the host checks both under the game's lock and a refusal is raised for the
-        component to answer. A press is answered by the table itself (an acknowledgement),
-        or privately in the first answer while the move may be taken back (the Undo offer)."""
+        component to answer. A press on the live table is answered by the table itself: the
+        message pressed is edited in the interaction's answer (one call, not bound to
+        Discord's global budget: ``TableListener.answer_press``), else acknowledged silently;
+        while the move may be taken back, the Undo offer follows privately."""
         lang = reader_lang(interaction)
         game = self.host.game_in(interaction.channel_id)
-        outcome = await answered_in_time(
-            interaction, self.host.act(interaction.channel_id, interaction.user.id, action,
-                                       game_id=game_id, expected_key=seq, for_seat=seat))
+        listener = self.bot.listener
+        with listener.pressing(interaction, game_id) as pressed:
+            try:
+                outcome = await answered_in_time(
+                    interaction, self.host.act(interaction.channel_id, interaction.user.id,
+                                               action, game_id=game_id, expected_key=seq,
+                                               for_seat=seat))
+            except BaseException:
+                listener.release(pressed)
+                raise
+        await listener.answer_press(pressed)
         undo = undo_offer(self.bot, game, interaction.user.id, outcome.seq, lang)
         if undo is not None:
             await send_ephemeral(interaction, t("community.undo.offer", lang), view=undo)
         elif not interaction.response.is_done():
             await interaction.response.defer()
+            listener.note_editor(interaction, game_id)
 
     @asynccontextmanager
     async def refusing(self, interaction: discord.Interaction):

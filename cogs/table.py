@@ -17,6 +17,20 @@ with a link to the live table. The hand button is the only one without a positio
 The host calls :meth:`TableListener.on_outcome` after each commit; posting runs in one
 background writer per channel, so a player is answered as soon as the action is stored.
 
+Discord allows a bot 50 REST calls a second in all, except the interaction endpoints (an
+interaction's answer, its followups and the edits of its original response). So the table
+spends that global budget only where nothing else can: a press on the live message is
+answered by editing that message in the interaction's own answer (UPDATE_MESSAGE: the move
+and its table update are one exempt call, :meth:`TableListener.answer_press`), a press on a
+message being retired retires it the same way, and the press's interaction, whose original
+response *is* the pressed message, stays the message's *editor* for a while
+(:data:`EDITOR_SECONDS`, within the 15 minutes of its token): the writer's later edits of
+that message (AI replies, timers, a slash command's move) go through it. Only posts, and
+edits of a message nobody pressed yet, are channel calls. The press's answer is made with
+what the table shows when it is sent (whatever else committed meanwhile rides along) and the
+writer leaves a table alone while a press answers it; what the live message shows, and so
+every edit, depends only on public lines, never on hidden cards.
+
 The game's last message adds, under the final standings, each person's rating change and the
 **Rematch** and **Replay** buttons (``cogs/community.py``).
 """
@@ -25,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections import deque
 from dataclasses import dataclass, field
@@ -53,6 +68,9 @@ MAX_CONTENT = 2000
 MAX_IMAGES = 10
 WRITES_PER_WINDOW = 5
 WINDOW_SECONDS = 5.0
+# an interaction's token edits its original response for 15 minutes: a press stays its
+# message's editor a little less
+EDITOR_SECONDS = 14 * 60.0
 
 
 # --- pacing ---------------------------------------------------------------------------------
@@ -87,6 +105,15 @@ class Pacer:
             at = max(at, stamps[-1])
         stamps.append(at)
         return at - now
+
+    def note(self, channel_id: int) -> None:
+        """Count a write made now without waiting for a slot (a press answered by editing
+        the table in its own interaction answer: it cannot wait)."""
+        now = self.now()
+        stamps = self._stamps.setdefault(channel_id, deque())
+        while stamps and stamps[0] <= now - self.window:
+            stamps.popleft()
+        stamps.append(max(now, stamps[-1]) if stamps else now)
 
     async def slot(self, channel_id: int) -> None:
         """Wait until this channel may be written to (the write is counted)."""
@@ -306,6 +333,26 @@ class Table:
     last_move: tuple[int, int, int] | None = None
     # the undo line ending ``lines``: (seat, moves taken back in a row, its text)
     undo_tail: tuple[int, int, str] | None = None
+    holds: set[int] = field(default_factory=set)  # presses answering this table (their ids)
+    writing: bool = False  # the writer's call is under way
+    # message id -> (an interaction whose original response is that message, until when):
+    # edits of that message go through it (an interaction endpoint: no global budget)
+    editors: dict[int, tuple[discord.Interaction, float]] = field(default_factory=dict)
+
+
+@dataclass
+class Press:
+    """A press being handled (:meth:`TableListener.pressing`): its own commit claims its
+    table (``table``) so that the press's answer shows the move, not the writer."""
+
+    interaction: discord.Interaction
+    game_id: int
+    table: Table | None = None
+    done: bool = False
+
+
+_PRESS: contextvars.ContextVar[Press | None] = contextvars.ContextVar("darwin_press",
+                                                                     default=None)
 
 
 class TableListener:
@@ -403,7 +450,148 @@ class TableListener:
             return
         table.shown = shown
         table.dirty = True
+        if self._claim(table, outcome):
+            return  # the press's own answer shows it (answer_press)
         self._wake(table)
+
+    # --- a press answered by the table itself ---------------------------------------------
+
+    @contextlib.contextmanager
+    def pressing(self, interaction: discord.Interaction, game_id: int):
+        """Around a press's host call: the commit it makes (in this context: the host's
+        task copies it) leaves the table to the press's answer, :meth:`answer_press`,
+        which must follow (or :meth:`release`, if the call raised)."""
+        press = Press(interaction, game_id)
+        token = _PRESS.set(press)
+        try:
+            yield press
+        finally:
+            _PRESS.reset(token)
+
+    def _claim(self, table: Table, outcome: Outcome) -> bool:
+        """Whether this outcome is a pending press's own move on a message it can edit in
+        its answer: the live message (an edit), or one being retired. AI seats' moves and
+        timers scheduled from the press's context are never its own."""
+        press = _PRESS.get()
+        if press is None or press.done or press.table is not None \
+                or press.game_id != table.game_id or outcome.by_ai or outcome.timed_out \
+                or table.writing:
+            return False
+        message = getattr(press.interaction, "message", None)
+        if message is None or not self._editable(table, message.id):
+            return False
+        press.table = table
+        table.holds.add(press.interaction.id)
+        return True
+
+    @staticmethod
+    def _editable(table: Table, message_id: int) -> bool:
+        if message_id == table.live_id and not table.repost:
+            return True
+        return any(m == message_id for m, _ in table.retired)
+
+    def release(self, press: Press) -> None:
+        """A press that will not answer with the table: the writer takes over."""
+        press.done = True
+        table = press.table
+        if table is not None:
+            table.holds.discard(press.interaction.id)
+            if (table.dirty or table.retired) and not table.holds:
+                self._wake(table)
+
+    async def answer_press(self, press: Press) -> bool:
+        """Answer a press by editing the message pressed in the interaction's own answer
+        (UPDATE_MESSAGE; after a deferral, an edit of its original response): the live
+        message as the table stands now, or the retired message's last text without
+        buttons. True when it did; False when the table had nothing for it (the caller
+        answers). The pressed message keeps the interaction as its editor."""
+        press.done = True
+        table = press.table
+        interaction = press.interaction
+        if table is None:
+            return False
+        message_id = interaction.message.id
+        try:
+            edit, undo = self._press_edit(table, message_id)
+            if edit is None:
+                return False
+            self.pacer.note(table.channel_id)
+            try:
+                if interaction.response.is_done():
+                    await interaction.edit_original_response(**edit)
+                else:
+                    await interaction.response.edit_message(**edit)
+            except discord.HTTPException as exc:
+                log.warning("game %s: a press could not edit the table (%s): the writer will",
+                            table.game_id, exc)
+                undo()
+                return False
+            if message_id == table.live_id:
+                self._keep_editor(table, message_id, interaction)
+            return True
+        finally:
+            table.holds.discard(interaction.id)
+            if (table.dirty or table.retired) and not table.holds:
+                self._wake(table)
+
+    def _press_edit(self, table: Table, message_id: int):
+        """What a press's answer writes to ``message_id`` (taken from what the writer would
+        write) and how to give it back to the writer if the answer fails."""
+        if message_id == table.live_id and not table.repost:
+            if not table.dirty:
+                return None, None
+            table.dirty = False
+
+            def undo() -> None:
+                table.dirty = True
+            return {"content": compose(table.header, table.lines, table.footer),
+                    "view": table.view, "allowed_mentions": NO_MENTIONS}, undo
+        for i, (m, final) in enumerate(table.retired):
+            if m == message_id:
+                entry = table.retired.pop(i)
+                table.editors.pop(message_id, None)
+
+                def undo(entry=entry) -> None:
+                    table.retired.insert(0, entry)
+                return {"view": None, "allowed_mentions": NO_MENTIONS,
+                        **({"content": final} if final else {})}, undo
+        return None, None
+
+    def note_editor(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A press on the live message answered otherwise (acknowledged silently): its
+        original response is still that message, so it may edit it later."""
+        table = self.tables.get(game_id)
+        message = getattr(interaction, "message", None)
+        if table is not None and message is not None and message.id == table.live_id:
+            self._keep_editor(table, message.id, interaction)
+
+    def _keep_editor(self, table: Table, message_id: int,
+                     interaction: discord.Interaction) -> None:
+        table.editors[message_id] = (interaction, self.pacer.now() + EDITOR_SECONDS)
+
+    def _editor(self, table: Table, message_id: int) -> discord.Interaction | None:
+        found = table.editors.get(message_id)
+        if found is None:
+            return None
+        if found[1] <= self.pacer.now():
+            del table.editors[message_id]
+            return None
+        return found[0]
+
+    async def _edit(self, table: Table, channel, message_id: int, **kwargs) -> None:
+        """Edit one of the table's messages: through its editor (an interaction endpoint)
+        when it has one, else a channel call."""
+        editor = self._editor(table, message_id)
+        if editor is not None:
+            try:
+                await editor.edit_original_response(**kwargs)
+                return
+            except discord.NotFound:
+                raise
+            except discord.HTTPException as exc:  # its token expired...: the channel's way
+                log.info("game %s: editing through a press failed (%s)", table.game_id, exc)
+                table.editors.pop(message_id, None)
+        await channel.get_partial_message(message_id).edit(**kwargs)
 
     @staticmethod
     def _retract(table: Table, outcome: Outcome, new_lines: list[str], *, names: list[str],
@@ -480,17 +668,23 @@ class TableListener:
         that whatever piled up meanwhile goes out together."""
         while True:
             pending = [tb for tb in self.tables.values()
-                       if tb.channel_id == channel_id and (tb.dirty or tb.retired)]
+                       if tb.channel_id == channel_id and (tb.dirty or tb.retired)
+                       and not tb.holds]  # a press answering it wakes the writer after
             if not pending:
                 return
             table = pending[0]
             await self.pacer.slot(channel_id)
+            if table.holds or not (table.dirty or table.retired):
+                continue  # a press took it while the writer waited
+            table.writing = True
             try:
                 await self._write_one(table)
             except Exception:
                 log.exception("could not update the table of game %s", table.game_id)
                 table.dirty = False
                 table.retired.clear()
+            finally:
+                table.writing = False
             if table.finished and not table.dirty and not table.retired:
                 self.tables.pop(table.game_id, None)
 
@@ -520,15 +714,16 @@ class TableListener:
                 message = await channel.send(text[:MAX_CONTENT], **kwargs)
                 table.live_id = message.id
             else:
-                await channel.get_partial_message(table.live_id).edit(
-                    content=content, view=table.view, allowed_mentions=NO_MENTIONS)
+                await self._edit(table, channel, table.live_id, content=content,
+                                 view=table.view, allowed_mentions=NO_MENTIONS)
             return
         # a message that stopped being the live one loses its buttons
         message_id, final = table.retired.pop(0)
         kwargs = {"content": final} if final else {}
         with contextlib.suppress(discord.NotFound):
-            await channel.get_partial_message(message_id).edit(
-                view=None, allowed_mentions=NO_MENTIONS, **kwargs)
+            await self._edit(table, channel, message_id, view=None,
+                             allowed_mentions=NO_MENTIONS, **kwargs)
+        table.editors.pop(message_id, None)
 
     async def close_table(self, game: LiveGame, final_line: str = "") -> None:
         """The game ended without a final action (cancelled): retire its live message."""
