@@ -95,7 +95,8 @@ def _sampled(legal: list[dict], k: int, rng: Rng) -> list[dict]:
 
 
 class _Node:
-    __slots__ = ("action", "player", "visits", "total", "avail", "children", "prior")
+    __slots__ = ("action", "player", "visits", "total", "avail", "children", "prior",
+                 "samples")
 
     def __init__(self, action: dict | None, player: int, prior: float = 0.0) -> None:
         self.action = action
@@ -105,6 +106,7 @@ class _Node:
         self.avail = 0
         self.prior = prior
         self.children: dict[tuple, _Node] = {}
+        self.samples: list[float] | None = None  # a root candidate's reward in each world
 
 
 class ISMCTS:
@@ -123,7 +125,9 @@ class ISMCTS:
                  horizon: Callable[[Any, Any], bool] | None = None, iterations: int | None = 300,
                  seconds: float | None = None, c: float = 0.7, max_rollout: int = 400,
                  rollout: Callable[[Any, int, list[dict], int], dict] | None = None,
-                 depth: int | None = None, c_puct: float = 1.0) -> None:
+                 depth: int | None = None, c_puct: float = 1.0, paired: bool = False,
+                 margin: float = 0.0, z: float = 1.5, z_prune: float = 1.0,
+                 min_pairs: int = 4) -> None:
         if iterations is None and seconds is None:
             raise ValueError("a budget: iterations, seconds or both")
         self.rules = rules
@@ -136,12 +140,18 @@ class ISMCTS:
         self.rollout = rollout
         self.depth = depth
         self.c_puct = c_puct
+        self.paired = paired
+        self.margin = margin
+        self.z = z
+        self.z_prune = z_prune
+        self.min_pairs = min_pairs
         self.stats: dict = {"iterations": 0, "seconds": 0.0}
 
     def choose(self, view: dict, legal: list[dict], seed: int,
                prior: list[float] | None = None) -> dict:
         """One of ``legal``. ``prior`` (one weight per action of ``legal``, best first or
-        not): the root searches only the actions with a weight above 0, with PUCT."""
+        not): the root searches only the actions with a weight above 0, with PUCT (or, when
+        the searcher is ``paired``, in turn over the same worlds: see :meth:`_paired`)."""
         if len(legal) == 1:
             self.stats = {"iterations": 0, "seconds": 0.0}
             return legal[0]
@@ -158,6 +168,14 @@ class ISMCTS:
         else:
             for a in legal:
                 root.children[(me, action_key(a))] = _Node(a, me, 1.0 / len(legal))
+        kids = list(root.children.values())
+        paired = self.paired
+        if paired:  # the head: the prior's first choice (the first of the largest weight)
+            head = max(range(len(kids)), key=lambda i: (kids[i].prior, -i))
+            kids.insert(0, kids.pop(head))
+            for child in kids:
+                child.samples = []
+        alive = list(kids)
         rng = Rng(seed)
         worlds: list[Any] = []  # world k: (state, rollout seed)
         t0 = time.perf_counter()
@@ -167,23 +185,75 @@ class ISMCTS:
                 break
             if self.seconds is not None and done and time.perf_counter() - t0 >= self.seconds:
                 break
-            child = self._select_root(root, prior is not None)
+            if paired:
+                if len(alive) == 1:
+                    break  # every challenger is out: the head is the choice
+                child = min(alive, key=lambda c: c.visits)  # in turn (the head first)
+            else:
+                child = self._select_root(root, prior is not None)
             k = child.visits
             while len(worlds) <= k:
                 worlds.append((self.rules.determinize(view, rng.next64()), rng.next64()))
             world, wseed = worlds[k]
             self._iterate(root, child, world.clone(), Rng(wseed))
             done += 1
+            if paired and child is alive[-1]:
+                alive = self._prune(alive)
         self.stats = {"iterations": done, "seconds": time.perf_counter() - t0,
                       "worlds": len(worlds),
                       "root": [(c.action, c.visits, c.total / c.visits if c.visits else None)
                                for c in root.children.values()]}
+        if paired:
+            return self._paired(kids)
         best, best_key = None, None
         for child in root.children.values():
             key = (child.visits, child.prior, child.total)
             if best_key is None or key > best_key:
                 best, best_key = child.action, key
         return best
+
+    @staticmethod
+    def _diff(head: _Node, child: _Node) -> tuple[int, float, float]:
+        """The paired differences child - head over the worlds both were played in: their
+        count, mean and standard error."""
+        a, b = child.samples, head.samples
+        m = min(len(a), len(b))
+        if m < 2:
+            return m, (a[0] - b[0]) if m else 0.0, math.inf
+        d = [a[i] - b[i] for i in range(m)]
+        mean = sum(d) / m
+        var = sum((x - mean) ** 2 for x in d) / (m - 1)
+        return m, mean, math.sqrt(var / m)
+
+    def _prune(self, alive: list[_Node]) -> list[_Node]:
+        """After a turn of every live candidate: drop the challengers that cannot plausibly
+        beat the head by ``margin`` (mean + ``z_prune`` standard errors below it), once
+        ``min_pairs`` worlds are played."""
+        head = alive[0]
+        if head.visits < self.min_pairs:
+            return alive
+        out = [head]
+        for child in alive[1:]:
+            m, mean, se = self._diff(head, child)
+            if m < self.min_pairs or mean + self.z_prune * se >= self.margin:
+                out.append(child)
+        return out
+
+    def _paired(self, kids: list[_Node]) -> dict:
+        """The conservative decision: the head (the prior's choice) unless a challenger's
+        paired mean beats it by more than ``margin`` with ``z`` standard errors to spare,
+        over ``min_pairs`` worlds at least; the best such challenger (largest lower bound).
+        A small budget thus never trades the prior's move for a playout's luck."""
+        head = kids[0]
+        best, best_lb = head, None
+        for child in kids[1:]:
+            m, mean, se = self._diff(head, child)
+            if m < self.min_pairs:
+                continue
+            lb = mean - self.z * se
+            if lb > self.margin and (best_lb is None or lb > best_lb):
+                best, best_lb = child, lb
+        return best.action
 
     def _select_root(self, root: _Node, puct: bool) -> _Node:
         kids = list(root.children.values())
@@ -269,6 +339,8 @@ class ISMCTS:
         for n in path:
             n.visits += 1
             n.total += rewards[n.player]
+        if first.samples is not None:
+            first.samples.append(rewards[first.player])
 
     def _cut(self, start: Any, state: Any) -> bool:
         return self.horizon is not None and self.horizon(start, state)
@@ -297,6 +369,15 @@ class SearchPolicy:
     prior_weights = (0.5, 0.2, 0.15, 0.1, 0.05, 0.05, 0.05, 0.05)
     max_rollout = 400
     rollout_sample: int | None = 12  # see policy_rollout
+    # the root's rule (ISMCTS ``paired``): the candidates in turn over the same worlds, the
+    # strong choice kept unless a challenger beats it by ``margin`` with ``z`` standard
+    # errors to spare (``min_pairs`` worlds at least); ``z_prune``: a challenger out of reach
+    # stops being played
+    paired = True
+    margin = 0.0
+    z = 1.5
+    z_prune = 1.0
+    min_pairs = 4
     prior_policy: type | None = None
     rollout_policy: type | None = None
 
@@ -308,7 +389,9 @@ class SearchPolicy:
         self.fast = self.rollout_policy() if self.rollout_policy is not None else None
         self.search = ISMCTS(rules, self.evaluate, self.horizon, iterations=its, seconds=secs,
                              rollout=self.rollout_step(rules), depth=self.depth,
-                             c_puct=self.c_puct, max_rollout=self.max_rollout)
+                             c_puct=self.c_puct, max_rollout=self.max_rollout,
+                             paired=self.paired, margin=self.margin, z=self.z,
+                             z_prune=self.z_prune, min_pairs=self.min_pairs)
 
     # --- what a game names -----------------------------------------------------------------
     def game(self) -> Any:

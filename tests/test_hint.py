@@ -52,7 +52,8 @@ def test_a_hint_depends_only_on_the_askers_view(kind):
     from engine.core import description
 
     if "expert" in description(kind).ai_levels:
-        assert ha["level"] == "expert" and ha["playouts"] == 24
+        # (the search stops once no challenger can beat the strong choice: 24 at most)
+        assert ha["level"] == "expert" and 0 < ha["playouts"] <= 24
         assert 0.0 <= ha["value"] <= 1.0
     else:  # a game whose searcher is not offered: its strong level's choice
         assert ha["level"] == "strong" and ha["value"] is None
