@@ -16,6 +16,13 @@ seat each, AI delay 0) and plays them at ``--rate`` interactions per second for 
   (``load.interactions_per_s``: every interaction sent, lobby steps and menus included);
 * ``load.rest_calls_per_action``: the bot's REST calls (after start-up) per interaction
   (``load.rest_calls_per_move``: per acknowledged move);
+* ``load.global_calls_per_move``: the REST calls bound to Discord's global limit (50/s for
+  the whole bot: everything but the interaction endpoints), 429s included, per acknowledged
+  move; ``load.exempt_calls_per_move``: the interaction endpoints' (callbacks, followups,
+  edits through an interaction's token); ``load.moves_per_s_at_global_limit``: 50 / the
+  first, the moves a second the whole bot could sustain before Discord throttles it;
+* ``load.gc_max_pause_ms``: the longest garbage-collection pause in a bot process (timed
+  with ``gc.callbacks``; ``load.gc_full_collections``: how many full ones);
 * ``load.rss_mb_per_1000_games``: the bot processes' RSS grown during the run, per 1000
   games started (``load.rss_mb``: their RSS at the end of the run);
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import json
 import os
 import random
@@ -319,7 +320,7 @@ class Driver:
             table.acked = []
             for record, how, action in table.moves:
                 if how == "press":  # answered by the table, or privately with Undo only
-                    ok = (record.response_type == 6 or (
+                    ok = (record.response_type in (6, 7) or (
                         record.response_type == 4 and self._undo_offer(record.original or {}))
                     ) and all(self._undo_offer(m) for m in record.followups)
                 else:
@@ -385,7 +386,9 @@ def start_bots(fake: FakeDiscord, cfg: LoadConfig) -> list[subprocess.Popen]:
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "fakediscord.launcher", "--api", fake.api_base,
              "--gateway", fake.gateway_url, "--config", str(path), "--log-level",
-             cfg.log_level] + (["--diagnose"] if cfg.diagnose else []), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+             cfg.log_level, "--gc-report", str(cfg.workdir / f"gc-{p}.json")]
+            + (["--diagnose"] if cfg.diagnose else []), cwd=ROOT, env=env, stdout=log,
+            stderr=subprocess.STDOUT))
     return procs
 
 
@@ -402,6 +405,24 @@ async def stop_bots(procs: list[subprocess.Popen], timeout: float = 30.0) -> lis
             p.kill()
             p.wait()
     return [p.returncode for p in procs]
+
+
+def gc_pauses(cfg: LoadConfig) -> dict:
+    """The bots' garbage-collection pauses (their ``--gc-report`` files, written at exit)."""
+    reports = []
+    for path in sorted(cfg.workdir.glob("gc-*.json")):
+        with contextlib.suppress(OSError, ValueError):
+            reports.append(json.loads(path.read_text()))
+    return {"max_ms": max((r["max_ms"] for r in reports), default=float("nan")),
+            "gen2": sum(r["count_by_gen"][2] for r in reports),
+            "by_gen": [max((r["max_ms_by_gen"][g] for r in reports), default=0.0)
+                       for g in range(3)]}
+
+
+def exempt(path: str) -> bool:
+    """Discord's interaction endpoints (an interaction's callback, its followups and the
+    edits of its messages through its token): not bound to the bot's global rate limit."""
+    return path.startswith("/interactions/") or path.startswith("/webhooks/")
 
 
 def rss_mb(pids: list[int]) -> float:
@@ -572,6 +593,11 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
     steady = [(r.first_call_at - r.sent_at) * 1000 for r in answered
               if driver.all_started_at is not None and r.sent_at >= driver.all_started_at]
     acked = sum(len(t.acked) for t in driver.tables)
+    run_calls = fake.calls[calls_index:]
+    exempt_calls = sum(1 for c in run_calls if exempt(c.path))
+    global_calls = len(run_calls) - exempt_calls  # 429s included: Discord counts them too
+    global_per_move = global_calls / acked if acked else float("nan")
+    pauses = gc_pauses(cfg)
     checks = await check_store(driver, cfg)
     limits = rate_limit_check(fake)
     report = {
@@ -585,6 +611,12 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         "load.actions_per_s": acked / elapsed if elapsed else 0.0,
         "load.rest_calls_per_action": calls / len(driver.sent) if driver.sent else 0.0,
         "load.rest_calls_per_move": calls / acked if acked else 0.0,
+        "load.global_calls_per_move": global_per_move,
+        "load.exempt_calls_per_move": exempt_calls / acked if acked else float("nan"),
+        "load.moves_per_s_at_global_limit": 50 / global_per_move if global_per_move
+        else float("inf"),
+        "load.gc_max_pause_ms": pauses["max_ms"],
+        "load.gc_full_collections": pauses["gen2"],
         "load.rss_mb": rss_after,
         "load.bot_cpu_s": cpu,
         "load.driver_cpu_s": time.process_time(),

@@ -84,6 +84,37 @@ def watch_gc() -> None:
     gc.callbacks.append(callback)
 
 
+class GcPauses:
+    """Every garbage collection's pause, timed with ``gc.callbacks`` (the longest, by
+    generation, and how many), written as JSON at exit: ``bench/load.py``'s
+    ``load.gc_max_pause_ms``."""
+
+    def __init__(self) -> None:
+        import gc
+        import time
+
+        self.clock = time.perf_counter
+        self.started = 0.0
+        self.max_ms = [0.0, 0.0, 0.0]
+        self.count = [0, 0, 0]
+        self.total_ms = 0.0
+        gc.callbacks.append(self.callback)
+
+    def callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self.started = self.clock()
+            return
+        ms = (self.clock() - self.started) * 1000
+        gen = info["generation"]
+        self.count[gen] += 1
+        self.total_ms += ms
+        self.max_ms[gen] = max(self.max_ms[gen], ms)
+
+    def write(self, path: Path) -> None:
+        path.write_text(json.dumps({"max_ms": max(self.max_ms), "max_ms_by_gen": self.max_ms,
+                                    "count_by_gen": self.count, "total_ms": self.total_ms}))
+
+
 async def watch_loop(period: float = 0.05, threshold: float = 0.1) -> None:
     """Log every moment the event loop was late by ``threshold`` seconds or more."""
     log = logging.getLogger("fakediscord.diagnose")
@@ -128,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log-level", default="WARNING")
     parser.add_argument("--diagnose", action="store_true",
                         help="log garbage collections of 20 ms or more and event-loop stalls")
+    parser.add_argument("--gc-report", type=Path,
+                        help="write every GC pause's figures (JSON) there at exit")
     args = parser.parse_args(argv)
     for url in (args.api, args.gateway):
         host = url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
@@ -144,7 +177,12 @@ def main(argv: list[str] | None = None) -> int:
     point_at(args.api, args.gateway)
     if args.diagnose:
         watch_gc()
-    asyncio.run(run(config, args.diagnose))
+    pauses = GcPauses() if args.gc_report else None
+    try:
+        asyncio.run(run(config, args.diagnose))
+    finally:
+        if pauses is not None:
+            pauses.write(args.gc_report)
     return 0
 
 

@@ -787,7 +787,8 @@ class FakeDiscord:
             which = parts[4]
             if which == "@original":
                 message = record.original
-                if message is None and record.response_type == 7:
+                if message is None and record.response_type in (6, 7):
+                    # a component's deferred update or update: @original is its message
                     target = record.payload.get("message")
                     message = self.messages.get(int(target["id"])) if target else None
             else:
@@ -799,7 +800,7 @@ class FakeDiscord:
             if method == "PATCH":
                 body, files = await self._body(request)
                 message = self._edit_message(message, body, files)
-                if message is not record.original:
+                if message is not record.original and which != "@original":
                     record.followups.append(message)
                 return 200, message
             if method == "DELETE":
