@@ -15,6 +15,9 @@ Each bot has its own registry (tests run several bots in one process). Names:
 * ``darwin_rest_requests_total{method,route,status}`` — every REST call to Discord, the
   route with its ids and tokens replaced (``/channels/:id/messages``), status ``2xx``,
   ``429``, ``4xx``, ``5xx`` or ``failed`` (no answer)
+* ``darwin_rest_budget_requests_total{bucket}`` — the same calls by Discord's budget:
+  ``exempt`` (the interaction endpoints: an interaction's callback, followups and the edits
+  through its token) or ``global`` (everything else: 50 a second for the whole bot)
 * ``darwin_event_loop_lag_seconds`` (histogram), ``darwin_event_loop_lag_max_seconds`` (the
   worst in the last 10 s)
 * ``darwin_ai_step_failures_total{kind}`` — AI moves that raised (``GameHost``)
@@ -66,6 +69,11 @@ def route_of(path: str) -> str:
     return "/" + "/".join(out)
 
 
+def bucket_of(route: str) -> str:
+    """``exempt`` for Discord's interaction endpoints, ``global`` for every other route."""
+    return "exempt" if route.startswith(("/interactions/", "/webhooks/")) else "global"
+
+
 def status_class(status: int) -> str:
     return "429" if status == 429 else f"{status // 100}xx"
 
@@ -96,6 +104,10 @@ class Metrics:
         self._rest = Counter(
             "darwin_rest_requests", "REST calls to Discord by route and status class "
             "(429: rate limited)", ["method", "route", "status"], registry=r)
+        self._budget = Counter(
+            "darwin_rest_budget_requests", "REST calls to Discord by budget: exempt (the "
+            "interaction endpoints) or global (50/s for the whole bot)", ["bucket"],
+            registry=r)
         self._lag = Histogram(
             "darwin_event_loop_lag_seconds", "How late the event loop woke a 0.25 s sleep",
             buckets=LAG_BUCKETS, registry=r)
@@ -131,6 +143,7 @@ class Metrics:
 
     def rest(self, method: str, route: str, status: str) -> None:
         self._series(self._rest, method, route, status).inc()
+        self._series(self._budget, bucket_of(route)).inc()
 
     def loop_lag(self, seconds: float, worst: float) -> None:
         self._lag.observe(seconds)

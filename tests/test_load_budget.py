@@ -39,3 +39,18 @@ def test_the_launcher_times_every_collection(tmp_path):
     pauses.write(tmp_path / "gc-0.json")
     report = json.loads((tmp_path / "gc-0.json").read_text())
     assert report["count_by_gen"][2] >= 1 and report["max_ms"] > 0
+
+
+def test_the_metrics_count_rest_calls_by_budget():
+    from ops.metrics import Metrics, bucket_of, route_of
+
+    assert bucket_of(route_of("/api/v10/interactions/9/tok/callback")) == "exempt"
+    assert bucket_of(route_of("/api/v10/webhooks/7/tok/messages/@original")) == "exempt"
+    assert bucket_of(route_of("/api/v10/channels/1/messages/2")) == "global"
+    metrics = Metrics()
+    metrics.rest("POST", "/interactions/:id/:token/callback", "2xx")
+    metrics.rest("PATCH", "/webhooks/:id/:token/messages/@original", "2xx")
+    metrics.rest("PATCH", "/channels/:id/messages/:id", "429")
+    sample = metrics.registry.get_sample_value
+    assert sample("darwin_rest_budget_requests_total", {"bucket": "exempt"}) == 2
+    assert sample("darwin_rest_budget_requests_total", {"bucket": "global"}) == 1
