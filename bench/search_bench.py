@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 import statistics
 import sys
@@ -78,7 +79,8 @@ def play(job: tuple) -> dict:
     seats = [Seat(f"ai:{i}", f"AI {i}") for i in range(len(levels))]
     state = rules.new_game(seats, seed, opts)
     times: dict[str, list[float]] = {lv: [] for lv in policies}
-    its = [0, 0.0]
+    cpu: dict[str, list[float]] = {lv: [] for lv in policies}
+    its = [0, 0.0, 0, 0]  # iterations, seconds in the search, searches, strong choice left
     while not rules.is_over(state):
         p = rules.to_act(state)[0]
         legal = rules.legal_actions(state, p)
@@ -86,14 +88,18 @@ def play(job: tuple) -> dict:
         if len(legal) == 1:
             action = legal[0]
         else:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             view = rules.view(state, p)
             action = policies[lv].choose(view, legal, ai.AI.seed(state, p, view))
             times[lv].append(time.perf_counter() - t0)
+            cpu[lv].append(time.process_time() - c0)
             if lv == "expert":
                 st = policies[lv].search.stats
                 its[0] += st["iterations"]
                 its[1] += st["seconds"]
+                if "switched" in st:
+                    its[2] += 1
+                    its[3] += st["switched"]
         rules.apply_in_place(state, p, action)
     rows = rules.returns(state)
     firsts = [r["player"] for r in rows if r["rank"] == 1]
@@ -101,7 +107,7 @@ def play(job: tuple) -> dict:
     return {"levels": levels, "seed": seed, "n": len(levels), "hero": hero,
             "win": 1.0 / len(firsts) if hero in firsts else 0.0,
             "margin": scores[hero] - max(s for q, s in scores.items() if q != hero),
-            "times": times, "its": its}
+            "times": times, "cpu": cpu, "its": its}
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -120,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--players", default=None, help="player counts, e.g. 2,3,4")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--paired", action="store_true",
+                    help="also play every game with --other in the hero's seat (the baseline)")
     args = ap.parse_args(argv)
     if args.iterations is None and args.seconds is None:
         args.iterations = 60
@@ -130,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     counts = tuple(int(x) for x in args.players.split(",")) if args.players \
         else COUNTS[args.game]
     jobs = jobs_for(args.game, args.hero, args.other, args.games, args.seed, counts)
+    if args.paired:  # the same games with the other level in the hero's seat
+        jobs += [(kind, tuple(args.other for _ in levels), seed, opts, hero)
+                 for kind, levels, seed, opts, hero in jobs]
     t0 = time.perf_counter()
     if args.workers > 1:
         with Pool(args.workers, initializer=BUDGET.update, initargs=(dict(BUDGET),)) as pool:
@@ -137,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         results = [play(j) for j in jobs]
     wall = time.perf_counter() - t0
+    base = None
+    if args.paired:
+        results, base = results[:len(results) // 2], results[len(results) // 2:]
     g = len(results)
     win = sum(r["win"] for r in results) / g
     fair = sum(1.0 / r["n"] for r in results) / g
@@ -147,20 +161,44 @@ def main(argv: list[str] | None = None) -> int:
     by_n: dict[int, list[float]] = {}
     for r in results:
         by_n.setdefault(r["n"], []).append(r["win"])
-    print("  by players: " + "  ".join(f"{n}p {sum(v) / len(v):.2f}x{len(v)} (fair {1 / n:.2f})"
-                                       for n, v in sorted(by_n.items())))
-    times: dict[str, list[float]] = {}
-    for r in results:
-        for lv, ts in r["times"].items():
-            times.setdefault(lv, []).extend(ts)
-    for lv, ts in sorted(times.items()):
-        if ts:
-            print(f"  {lv:<7} {len(ts):6} decisions  median {1000 * statistics.median(ts):8.2f} ms"
-                  f"  p99 {1000 * pct(ts, 0.99):8.2f} ms  max {1000 * max(ts):8.2f} ms")
+    print("  by players: " + "  ".join(
+        f"{n}p {sum(v) / len(v):.2f}x{len(v)} (ratio {n * sum(v) / len(v):.2f})"
+        for n, v in sorted(by_n.items())))
+    if base is not None:
+        # the paired difference: the same seeds, the hero's seat played by --other; the games
+        # are the same until the hero first plays another move than --other would
+        d = [r["win"] - b["win"] for r, b in zip(results, base, strict=True)]
+        bw = sum(b["win"] for b in base) / g
+        mean = sum(d) / g
+        se = (sum((x - mean) ** 2 for x in d) / max(1, g - 1) / g) ** 0.5
+        print(f"  paired: {args.other} in the hero's seat wins {bw:.3f} (ratio {bw / fair:.2f});"
+              f" hero - it {mean:+.3f} +- {se:.3f} (se), {sum(1 for x in d if x)} of {g} "
+              f"games changed; hero ratio over the baseline {win / bw if bw else math.inf:.2f}")
+        for n in sorted(by_n):
+            pairs = [(r["win"], b["win"]) for r, b in zip(results, base, strict=True)
+                     if r["n"] == n]
+            print(f"    {n}p: hero {sum(a for a, _ in pairs):.1f} wins, baseline "
+                  f"{sum(b for _, b in pairs):.1f}, of {len(pairs)}")
+    for what in ("times", "cpu"):
+        times: dict[str, list[float]] = {}
+        for r in results:
+            for lv, ts in r[what].items():
+                times.setdefault(lv, []).extend(ts)
+        for lv, ts in sorted(times.items()):
+            if ts:
+                print(f"  {lv:<7} {'wall' if what == 'times' else 'CPU '} {len(ts):6} decisions"
+                      f"  median {1000 * statistics.median(ts):8.2f} ms"
+                      f"  p99 {1000 * pct(ts, 0.99):8.2f} ms  max {1000 * max(ts):8.2f} ms")
     n_its = sum(r["its"][0] for r in results)
     t_its = sum(r["its"][1] for r in results)
     if n_its:
-        print(f"  expert iterations/s {n_its / t_its:.0f} ({n_its} iterations)")
+        searches = sum(r["its"][2] for r in results)
+        switched = sum(r["its"][3] for r in results)
+        cpu_s = sum(sum(r["cpu"].get("expert", ())) for r in results)
+        print(f"  expert iterations/s {n_its / t_its:.0f} wall, {n_its / cpu_s:.0f} per CPU s"
+              f" of its decisions ({n_its} iterations, "
+              f"{n_its / max(1, searches):.0f} per search; strong's choice left in "
+              f"{switched} of {searches} searches)")
     print(f"  wall {wall:.0f} s")
     return 0
 

@@ -204,7 +204,9 @@ class ISMCTS:
                       "root": [(c.action, c.visits, c.total / c.visits if c.visits else None)
                                for c in root.children.values()]}
         if paired:
-            return self._paired(kids)
+            best = self._paired(kids)
+            self.stats["switched"] = best is not kids[0]
+            return best.action
         best, best_key = None, None
         for child in root.children.values():
             key = (child.visits, child.prior, child.total)
@@ -239,7 +241,7 @@ class ISMCTS:
                 out.append(child)
         return out
 
-    def _paired(self, kids: list[_Node]) -> dict:
+    def _paired(self, kids: list[_Node]) -> _Node:
         """The conservative decision: the head (the prior's choice) unless a challenger's
         paired mean beats it by more than ``margin`` with ``z`` standard errors to spare,
         over ``min_pairs`` worlds at least; the best such challenger (largest lower bound).
@@ -253,7 +255,7 @@ class ISMCTS:
             lb = mean - self.z * se
             if lb > self.margin and (best_lb is None or lb > best_lb):
                 best, best_lb = child, lb
-        return best.action
+        return best
 
     def _select_root(self, root: _Node, puct: bool) -> _Node:
         kids = list(root.children.values())

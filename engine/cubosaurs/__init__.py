@@ -319,8 +319,7 @@ def _render_at():
 CUBOSAURS = register(
     CubosaursGame(), title="Cubosaurs",
     options={"advanced": (bool, False), "interactive": (bool, True)},
-    # expert (engine/search.py) is not offered: it loses to strong here (see its ExpertPolicy)
-    ai_levels=("random", "fast", "strong"), renderer="images.cubosaurs:render_cubosaurs",
+    ai_levels=("random", "fast", "strong", "expert"), renderer="images.cubosaurs:render_cubosaurs",
     messages="messages.cubosaurs", cog="cogs.cubosaurs",
     bench={"mixed": "advanced", "mixed_columns": "std/adv",
            "header": lambda mode, _o: f"advanced rules: {mode}",

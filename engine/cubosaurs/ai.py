@@ -991,10 +991,15 @@ def evaluate(state) -> list[float]:
     """Each player's worth of a position (the searcher's cut rollouts) against the best other
     player's, squashed to 0..1 (:func:`engine.search.relative`): the standings' points (the
     rounds played, the round being played as if it ended now; the tokens' points at the end)
-    and, before the end, half a point per DNA token."""
+    and, before the end, half a point per DNA token. At the searcher's cut (a round has just
+    begun) the finished rounds only: the new round's start cards are the world's luck, not
+    the move's."""
+    over = state.stage == "over"
+    if not over and state.turn <= 1 and len(state.scores) == state.round - 1 > 0:
+        totals = R.round_totals(state)
+        return relative([totals[p] + 0.5 * state.tokens[p] for p in range(state.n)], 6.0)
     rows = R.ranking(state)
     vals = [0.0] * state.n
-    over = state.stage == "over"
     for r in rows:
         p = r["player"]
         vals[p] = r["score"] + (0.0 if over else 0.5 * state.tokens[p])
