@@ -24,7 +24,16 @@ histories from its own view. Every iteration
    about 0..1: :func:`relative` turns points into that);
 4. backs the rewards up the path.
 
-The chosen action is the root's most visited candidate (the prior's rank breaks ties). The
+The chosen action is the root's most visited candidate (the prior's rank breaks ties). A
+``paired`` searcher (the experts') replaces steps 2's root rule and this choice: the
+candidates are played in turn, each in the same worlds, and the prior's first choice (the
+strong level's move) is kept unless a challenger's mean over those worlds beats it by more
+than ``margin`` with ``z`` standard errors of the paired differences to spare (``min_pairs``
+worlds at least); a challenger whose mean plus ``z_prune`` standard errors falls below the
+margin is no longer played, and the search ends when none is left. A small budget's
+greedy choice was the move luckiest in its first world or two (Cubosaurs' expert lost every
+game to strong that way: a round's deal weighs far more than one keep or pass); the paired
+rule leaves the strong move only on evidence. The
 budget is per decision: ``iterations`` (deterministic: the worlds and the rollouts come from
 ``seed``, itself from the view) and/or ``seconds`` (a wall-clock limit: not deterministic).
 Pure Python, no I/O; the caller may run it in a worker process (the host's part comes later).
@@ -355,8 +364,11 @@ class SearchPolicy:
     ``evaluate(state)`` and ``horizon(start, state)``, and the classes ``prior_policy`` (the
     strong level: its choice heads the shortlist) and ``rollout_policy`` (the fast level: it
     ranks the rest of the shortlist when it has ``score(view, action)``, and plays every
-    seat in the rollouts). The root searches at most ``width`` moves, PUCT with the prior
-    weights ``prior_weights`` (the strong choice first), down to ``depth`` plies.
+    seat in the rollouts). The root searches at most ``width`` moves, down to ``depth``
+    plies: ``paired`` (the default), in turn over the same worlds, the strong choice kept
+    unless a challenger surely beats it (``margin``, ``z``, ``z_prune``, ``min_pairs``: see
+    :class:`ISMCTS`); else PUCT with the prior weights ``prior_weights`` (the strong choice
+    first) and the most visited move.
 
     Budget: ``iterations`` (deterministic) and ``seconds`` (wall clock, production: about
     1 s), class attributes or constructor arguments; when ``iterations`` is set the seconds
