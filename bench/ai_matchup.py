@@ -14,11 +14,11 @@ needs no line here.
     python bench/ai_matchup.py --game climate --games 200
     python bench/ai_matchup.py --game climate --games 60 --only bc --workers 1 --coverage
 
-``--coverage`` (Random Mutations, Climate): per level, over every decision of every seat of
+``--coverage`` (every game that lists its ``STRATEGIC`` kinds): per level, over every decision of every seat of
 that level in the games played, how often each strategic action kind (the game's
 ``STRATEGIC``, engine/ai.py) was legal and how often chosen, the figure
-``ai.<game>.<level>.unused_strategic`` (kinds legal but never chosen), and Climate's silly
-plays per level (:class:`ClimateSilly`).
+``ai.<game>.<level>.unused_strategic`` (kinds legal but never chosen), and the silly plays
+per level that the game's ``bench.watch`` counts (:class:`ClimateSilly`, :class:`EvoSilly`).
 
 Matchups (every game seeded; for EVO the hero's seat and the player count rotate over 3, 4
 and 5; for Cubosaurs over 2, 3, 4 and 5, with the advanced rules in half of the games unless
@@ -229,6 +229,40 @@ class ClimateSilly:
                 self.grown = set()
 
 
+class EvoSilly:
+    """EVO's plays a person would find silly (issue 22), counted per level:
+
+    * ``idle_in_deadly``: movement ended with no step taken while two or more of the
+      player's dinos stand where they die this turn (deadly terrain, or cold / hot without
+      fur / parasol) and a legal step saves one of them (``engine.evo.ai.saving_steps``);
+    * ``useless_card``: PTHERMOLACTYL or PEAU ADAPTABLE played while none of the player's
+      dinos in the cold (the heat) would die of it, ON CRAME or ÇA CAILLE while no opponent
+      would lose a dino more by it (``engine.evo.ai.card_has_effect``)."""
+
+    def __init__(self, levels: tuple) -> None:
+        self.levels = levels  # seat -> level
+        self.counts: dict[str, dict[str, int]] = {
+            lv: {"idle_in_deadly": 0, "useless_card": 0} for lv in levels}
+
+    def __call__(self, state, p, level, view, legal, action, events) -> None:
+        if view is None:
+            return
+        from engine.evo import ai
+
+        st = view["state"]
+        if action["type"] == "end" and st["window"] is None and st["stage"] == "move":
+            if st["steps"] > 0 and st["steps"] >= st["genes"][p][ai.LEGS]:
+                s = ai._obs(view)
+                zone = ai._info(s.n).zone[s.climate]
+                doomed = sum(1 for r, o in enumerate(s.occ)
+                             if o == p and ai._doomed(s, p, zone[r]))
+                if doomed >= 2 and ai.saving_steps(s, p):
+                    self.counts[level]["idle_in_deadly"] += 1
+        elif action["type"] == "play" and not ai.card_has_effect(ai._obs(view), p,
+                                                                  action["card"]):
+            self.counts[level]["useless_card"] += 1
+
+
 def summarize(name: str, hero: str, results: list[dict]) -> dict:
     wins = 0.0
     share = 0.0
@@ -300,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--iterations", type=int, default=None,
                     help="Random Mutations: the expert level's iterations per decision")
     ap.add_argument("--coverage", action="store_true",
-                    help="Random Mutations, Climate: per level, each strategic action kind "
+                    help="per level, each strategic action kind "
                          "chosen / legal (engine/ai.py) and the silly plays counted")
     ap.add_argument("--advanced", choices=("mixed", "on", "off"), default="mixed",
                     help="Cubosaurs: the advanced (DNA) rules, Random Mutations: Divergence, "

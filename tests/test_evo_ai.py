@@ -309,3 +309,152 @@ def test_every_level_answers_a_window_that_asks_everyone_at_once(level):
     state, events = EVO.apply_action(state, 2, other)
     played = [e["card"] for e in events if e["type"] == "card_played"]
     assert played == (["sursaut_genetique"] if answer["type"] == "play" else [])
+
+
+# --- strategic kinds and silly plays (issue 22) ------------------------------------------------
+
+def _regions(players: int, climate: int, zone: str) -> list[str]:
+    b = board_for(players)
+    s = type("S", (), {"climate": climate})()
+    return [b.names[r] for r in range(len(b))
+            if r not in b.starts and R.zone_of(s, b.terrain[r]) == zone]
+
+
+def test_strategic_kinds_name_every_card_gene_and_board_move():
+    kinds = ai.STRATEGIC
+    assert sum(k.startswith("card:") for k in kinds) == 25 and "card:gene_inattendu" not in kinds
+    assert {f"bid:{g}" for g in ("card", "tail", "fur", "legs", "parasol", "horns", "mutant",
+                                 "egg")} <= set(kinds)
+    for k in ("auction_pass", "first_go", "first_keep", "move_escape", "move_cold", "move_hot",
+              "move_attack", "hatch_attack"):
+        assert k in kinds
+    # every legal action of random games is classified into listed kinds only
+    seen = set()
+    for n, seed, variant in ((3, 11, False), (4, 12, True), (5, 13, False)):
+        state = EVO.new_game(seats(n), seed, {"variant": variant})
+        rnd = RandomPolicy()
+        while not EVO.is_over(state):
+            p = EVO.to_act(state)[0]
+            legal = EVO.legal_actions(state, p)
+            view = EVO.view(state, p)
+            for a in legal:
+                got = ai.strategic_kinds(view, a)
+                assert set(got) <= set(kinds), (a, got)
+                seen.update(got)
+            EVO.apply_in_place(state, p, rnd.choose(view, legal, decision_seed(state, p)))
+    assert {"move_escape", "move_attack", "bid:egg", "auction_pass"} <= seen
+    view = EVO.view(EVO.scenario(3, seed=2, phase="movement", order=[0, 1, 2], hands={},
+                                 effects={"first": 2}), 2)
+    assert ai.strategic_kinds(view, {"type": "first", "go": False}) == ("first_keep",)
+    assert ai.strategic_kinds(view, {"type": "play", "card": "eon_calme"}) == ("card:eon_calme",)
+
+
+@pytest.mark.parametrize("level", ["fast", "strong"])
+def test_ai_does_not_stop_while_two_dinos_stand_in_deadly_terrain(level):
+    """The silly play counted by bench/ai_matchup.py's EvoSilly: movement ended with no step
+    while two dinos die where they stand and a step saves one."""
+    climate = 3
+    b = board_for(3)
+    doomed = [n for n in _regions(3, climate, "deadly")
+              if any(R.zone_of(type("S", (), {"climate": climate})(), b.terrain[x])
+                     == "temperate" for x in b.neighbours[b.region(n)])][:2]
+    far = [n for n in _regions(3, climate, "temperate")
+           if not any(b.region(n) in b.neighbours[b.region(d)] for d in doomed)]
+    state = EVO.scenario(3, seed=2, phase="movement", climate=climate, hands={},
+                         dinos={0: doomed, 1: [far[0]], 2: [far[-1]]})
+    assert EVO.to_act(state) == [0] and ai.saving_steps(ai._obs(EVO.view(state, 0)), 0)
+    action = choose_action(EVO, state, 0, level)
+    assert action["type"] == "move" and action["from"] in doomed
+    assert "move_escape" in ai.strategic_kinds(EVO.view(state, 0), action)
+
+
+@pytest.mark.parametrize("level", ["fast", "strong"])
+@pytest.mark.parametrize("card", ["pthermolactyl", "peau_adaptable", "on_crame", "ca_caille"])
+def test_ai_keeps_a_survival_card_that_would_do_nothing(level, card):
+    """PTHERMOLACTYL with no dino in the cold, ON CRAME hurting nobody...: passed."""
+    temp = _regions(3, 1, "temperate")
+    state = EVO.scenario(3, seed=3, phase="survival", climate=1,
+                         hands={0: [card], 1: ["encore"]},
+                         dinos={0: temp[:2], 1: [temp[3]], 2: [temp[5]]})
+    assert state.window["at"] == "phase5" and 0 in EVO.to_act(state)
+    assert not ai.card_has_effect(ai._obs(EVO.view(state, 0)), 0, card)
+    assert choose_action(EVO, state, 0, level) == {"type": "pass"}
+
+
+def test_pthermolactyl_is_played_when_it_saves_a_dino():
+    temp, cold = _regions(3, 1, "temperate"), _regions(3, 1, "cold")
+    state = EVO.scenario(3, seed=3, phase="survival", climate=1,
+                         hands={0: ["pthermolactyl"], 1: ["encore"]},
+                         dinos={0: cold[:2], 1: [temp[3]], 2: [temp[5]]})
+    assert ai.card_has_effect(ai._obs(EVO.view(state, 0)), 0, "pthermolactyl")
+    for level in ("fast", "strong"):
+        assert choose_action(EVO, state, 0, level) == {"type": "play", "card": "pthermolactyl"}
+
+
+@pytest.mark.parametrize("level", ["fast", "strong"])
+def test_rate_evolutionniste_when_a_poorer_opponent_would_go_without(level):
+    def auction_window(mp):
+        state = EVO.scenario(3, seed=3, phase="evolution", meteor=9, mp=mp, order=[0, 1, 2],
+                             hands={0: ["rate_evolutionniste"]})
+        state.rng = rng_for_dice(6)  # the meteorite die misses: the game goes on
+        state, _ = EVO.apply_action(state, 0, {"type": "pass"})  # the phase-6 window
+        assert state.window["at"] == "auction"
+        return state
+
+    play = {"type": "play", "card": "rate_evolutionniste"}
+    assert choose_action(EVO, auction_window([20, 5, 5]), 0, level) == play
+    assert choose_action(EVO, auction_window([3, 20, 20]), 0, level) == {"type": "pass"}
+
+
+@pytest.mark.parametrize("level", ["fast", "strong"])
+def test_eon_calme_shields_dinos_at_the_limit_of_fur_and_parasol(level):
+    """Our dinos in the heat and the cold exactly as many as parasol and fur cover, and the
+    opponents holding many cards (ON CRAME and ÇA CAILLE unseen): ÉON CALME stops them. With
+    every dino temperate there is nothing to stop: passed."""
+    temp, hot, cold = (_regions(3, 1, z) for z in ("temperate", "hot", "cold"))
+    theirs = {1: ["encore", "gaz_de_combat", "accident", "motivation", "grand_frere"],
+              2: ["deluge", "cata", "maousse_kosto", "gene_survivaliste", "moi_dabord"]}
+    state = EVO.scenario(3, seed=3, phase="survival", climate=1,
+                         hands={0: ["eon_calme"], **theirs},
+                         dinos={0: [temp[0], hot[0], cold[0]], 1: [temp[3]], 2: [temp[5]]})
+    assert choose_action(EVO, state, 0, level) == {"type": "play", "card": "eon_calme"}
+    state = EVO.scenario(3, seed=3, phase="survival", climate=1,
+                         hands={0: ["eon_calme"], **theirs},
+                         dinos={0: temp[:2], 1: [temp[3]], 2: [temp[5]]})
+    assert choose_action(EVO, state, 0, level) == {"type": "pass"}
+
+
+def test_bench_counts_evo_silly_plays_and_strategic_kinds():
+    """bench/ai_matchup.py's EvoSilly and the coverage, on a few games of fast seats with one
+    random seat (which makes silly plays): the random seat's are counted, fast makes none."""
+    import sys
+    from pathlib import Path
+
+    from engine.ai import Coverage, strategic
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from ai_matchup import EvoSilly
+
+    cov = Coverage(*strategic("evo"))
+    silly = {"fast": {}, "random": {}}
+    for g in range(4):
+        n = 3 + g % 3
+        levels = ["fast"] * n
+        levels[g % n] = "random"
+        watch = EvoSilly(tuple(levels))
+        state = EVO.new_game(seats(n), 300 + g, {"variant": g % 2 == 1})
+        while not EVO.is_over(state):
+            p = EVO.to_act(state)[0]
+            legal = EVO.legal_actions(state, p)
+            view = EVO.view(state, p) if len(legal) > 1 else None
+            action = legal[0] if view is None else policy_for(levels[p]).choose(
+                view, legal, decision_seed(state, p))
+            if view is not None:
+                cov.record(levels[p], view, legal, action)
+            watch(state, p, levels[p], view, legal, action, EVO.apply_in_place(state, p, action))
+        for lv, counts in watch.counts.items():
+            for k, c in counts.items():
+                silly[lv][k] = silly[lv].get(k, 0) + c
+    assert silly["fast"] == {"idle_in_deadly": 0, "useless_card": 0}, silly
+    assert silly["random"]["useless_card"] > 0, silly
+    assert cov.chosen["fast"].get("move_escape") and cov.chosen["fast"].get("bid:egg")

@@ -49,12 +49,13 @@ from engine.ai import Levels, Policy, RandomPolicy
 from engine.core import IllegalAction, Rng
 from engine.evo import cards as C
 from engine.evo import rules as R
-from engine.evo.data import board_for
+from engine.evo.data import BAG_KINDS, board_for
 from engine.evo.state import CLIMATE, EVOLUTION, MOVEMENT, OVER, SURVIVAL
 from engine.evo.view import determinize
 from engine.search import SearchPolicy, relative
 
 __all__ = [
+    "STRATEGIC",
     "FastPolicy",
     "Policy",
     "RandomPolicy",
@@ -62,6 +63,7 @@ __all__ = [
     "choose_action",
     "policy_for",
     "LEVELS",
+    "strategic_kinds",
 ]
 
 
@@ -74,6 +76,121 @@ P_STAY = 1.0 - P_FWD - P_BACK
 DINOS = R.DINOS
 END = {"type": "end"}
 PASS = {"type": "pass"}
+
+
+# --- strategic action kinds (engine/ai.py: every level but random uses each where good) ------
+#
+# Every event card a good player plays at some point (by card), a bid on every kind of gene,
+# the auction's pass (the variant's drop-out, RATE EVOLUTIONNISTE's pass), MOI D'ABORD's two
+# answers, and the movement and births that use the board: a step that takes a dino out of a
+# region where it would die this turn to one where it lives, a step into a cold or a hot region that fur or a parasol covers,
+# an attack, a birth on an opponent's newborn-free region (PLUS DE JEUNESSE). Not listed:
+# GENE INATTENDU (never played: it counts by itself at the final scoring), a loss choice
+# (forced: which dinos, not whether), END and a card window's pass (no decision of their own:
+# every window and every movement offers them), a plain step between safe regions and a
+# plain birth (every movement and every birth is one).
+STRATEGIC = {
+    **{f"card:{c}": f"card: {c.replace('_', ' ').upper()} played"
+       for c in C.TIMING if c != "gene_inattendu"},
+    **{f"bid:{g}": f"auction: a bid on {g}" for g in BAG_KINDS},
+    "auction_pass": "auction: a pass while a bid was open (variant, RATE EVOLUTIONNISTE)",
+    "first_go": "MOI D'ABORD: play first in this phase",
+    "first_keep": "MOI D'ABORD: keep one's place in this phase",
+    "move_escape": "movement: a step that saves a dino from dying this turn",
+    "move_cold": "movement: a step into a cold region that fur covers",
+    "move_hot": "movement: a step into a hot region that a parasol covers",
+    "move_attack": "movement: a step onto an opponent's dino (a fight)",
+    "hatch_attack": "births: a newborn onto an opponent's dino (PLUS DE JEUNESSE)",
+}
+
+
+def _doomed(s, p: int, zone: int) -> bool:
+    """True when a dino of ``p`` in a region of ``zone`` dies this turn whatever happens
+    (deadly terrain, or cold / hot with no fur / parasol counting)."""
+    if zone == DEAD:
+        return True
+    cold, hot = R.survival_capacity(s, p)
+    return (zone == COLD and cold == 0) or (zone == HOT and hot == 0)
+
+
+def saves(s, p: int, src: int, dst: int) -> bool:
+    """True when a step of ``p``'s dino from ``src`` to the empty region ``dst`` saves it
+    this turn: it would die where it is, and survives there (temperate, or cold / hot with
+    room left under fur / parasol)."""
+    zone = _info(s.n).zone[s.climate]
+    if s.occ[dst] != -1 or not _doomed(s, p, zone[src]):
+        return False
+    zd = zone[dst]
+    if zd == TEMP:
+        return True
+    if zd == DEAD:
+        return False
+    cold, hot = R.survival_capacity(s, p)
+    cap = cold if zd == COLD else hot
+    return cap is None or sum(1 for r, o in enumerate(s.occ) if o == p and zone[r] == zd) < cap
+
+
+def saving_steps(s, p: int) -> list[tuple[int, int]]:
+    """Every legal step of ``p`` now that saves a dino this turn (see :func:`saves`)."""
+    if s.steps <= 0:
+        return []
+    return [(a, b) for a, b in R.movable(s, p) if saves(s, p, a, b)]
+
+
+def card_has_effect(s, p: int, card: str) -> bool:
+    """False for a survival card that would change nobody's losses now: PTHERMOLACTYL or
+    PEAU ADAPTABLE saving none of ``p``'s dinos, ON CRAME or ÇA CAILLE costing no opponent
+    a dino; True for every other card."""
+    if card not in ("pthermolactyl", "peau_adaptable", "on_crame", "ca_caille"):
+        return True
+    zone = _info(s.n).zone[s.climate]
+    cold_side = card in ("pthermolactyl", "ca_caille")
+    where = COLD if cold_side else HOT
+    who = [p] if card in ("pthermolactyl", "peau_adaptable") else [q for q in range(s.n) if q != p]
+    for q in who:
+        cap = R.survival_capacity(s, q)[0 if cold_side else 1]
+        there = sum(1 for r, o in enumerate(s.occ) if o == q and zone[r] == where)
+        if cap is None or there == 0:
+            continue
+        if q == p and there > cap:  # the card saves at least one of ours
+            return True
+        if q != p and 0 < cap <= there:  # one of theirs more dies
+            return True
+    return False
+
+
+def strategic_kinds(view: dict, a: dict) -> tuple[str, ...]:
+    """The strategic kinds of action ``a`` (see :data:`STRATEGIC`), read from ``view``."""
+    kind = a["type"]
+    if kind == "play":
+        return (f"card:{a['card']}",)
+    st = view["state"]
+    if kind == "bid":
+        return (f"bid:{st['auction']['genes'][a['gene']]}",)
+    if kind == "pass":
+        return ("auction_pass",) if st["window"] is None and st["stage"] == "bid" else ()
+    if kind == "first":
+        return ("first_go",) if a["go"] else ("first_keep",)
+    me = view["viewer"]
+    bi = _info(len(st["seats"]))
+    if kind == "move":
+        s = _obs(view)
+        src, dst = bi.index[a["from"]], bi.index[a["to"]]
+        zone = bi.zone[st["climate"]]
+        out = []
+        if saves(s, me, src, dst):
+            out.append("move_escape")
+        if st["occ"][dst] not in (-1, me):
+            out.append("move_attack")
+        cold, hot = R.survival_capacity(s, me)
+        if zone[dst] == COLD and cold != 0:
+            out.append("move_cold")
+        elif zone[dst] == HOT and hot != 0:
+            out.append("move_hot")
+        return tuple(out)
+    if kind == "hatch":
+        return ("hatch_attack",) if st["occ"][bi.index[a["region"]]] not in (-1, me) else ()
+    return ()
 
 
 # --- tunable numbers --------------------------------------------------------------------------
@@ -931,6 +1048,8 @@ def card_gain(s, me: int, act: dict, prm: Params) -> float:
         return th.get(act["target"], 0.0) * 0.6
     if card == "regime_vegetarien":
         return sum(_threat(s, me, bi).values()) * 0.6 - _attack_chances(s, me, bi, 0) * 0.5
+    if not card_has_effect(s, me, card):
+        return -9.0
     if card == "pthermolactyl":
         return _survival_loss(s, me) - _survival_loss(s, me, all_cold=True) * 1.0
     if card == "peau_adaptable":
@@ -980,9 +1099,77 @@ def card_gain(s, me: int, act: dict, prm: Params) -> float:
         if got is None or got == "encore":
             return -9.0
         return CARD_KEEP.get(got, 0.5) - CARD_KEEP["encore"] + prm.card_gain - 0.2
-    # RATE EVOLUTIONNISTE and EON CALME: their effects rarely pay for the card; kept (the
-    # strong policy still tries them in its rollouts when offered)
+    if card == "rate_evolutionniste":
+        return _rate_gain(s, me, at, prm)
+    if card == "eon_calme":
+        return _calm_gain(s, me, at, prm)
     return -9.0
+
+
+def _held_by_others(s, me: int, card: str) -> float:
+    """The chance that an opponent holds ``card`` (one copy in the deck), from what ``me``
+    sees: the cards not in the discard nor in our hand are in the deck or the others'
+    hands, evenly."""
+    if card in s.discard or card in s.hands[me]:
+        return 0.0
+    counts = getattr(s, "hand_counts", None) or [len(h) for h in s.hands]
+    theirs = sum(counts) - counts[me]
+    unseen = theirs + getattr(s, "deck_count", len(getattr(s, "deck", ())))
+    return theirs / unseen if unseen else 0.0
+
+
+def _rate_gain(s, me: int, at: str, prm: Params) -> float:
+    """RATE EVOLUTIONNISTE once the game is known to go on (the ``auction`` window): one
+    gene fewer is drawn and anyone may pass, so the player with the fewest points, who
+    cannot outbid the others, most likely goes without. Worth it when that is an opponent
+    who would gain from a gene (its best gene's value), the leader counting double, by more
+    than the card's keep value."""
+    if at != "auction":
+        return -9.0
+    others = [q for q in range(s.n) if q != me]
+    low = min(s.mp[q] for q in others)
+    if s.mp[me] <= low:
+        return -9.0  # we would be the one left without
+    d = [0.0] * s.n
+    poor = [q for q in others if s.mp[q] == low]
+    for q in poor:
+        d[q] = -max(gene_values(s, q, prm).values()) / len(poor)
+    # (a card of little other use: worth playing once its effect beats its keep value)
+    return _rel(s, me, d) - CARD_KEEP["rate_evolutionniste"] + prm.card_gain - 0.2
+
+
+def _calm_gain(s, me: int, at: str, prm: Params) -> float:
+    """ÉON CALME at the start of survival (``phase5``): no more cards this turn. It stops an
+    opponent's ON CRAME or ÇA CAILLE that would kill our dinos standing in the heat or the
+    cold at exactly the number our parasols / fur cover, and an opponent's PTHERMOLACTYL or
+    PEAU ADAPTABLE that would save theirs: worth what each of those cards would change
+    (relative to the others, by the chance an opponent holds it), minus our own survival
+    cards it stops too, when that beats the card's keep value."""
+    if "phase5" not in at.split("+"):
+        return -9.0
+    others = [q for q in range(s.n) if q != me]
+    value = 0.0
+    for card in ("on_crame", "ca_caille", "pthermolactyl", "peau_adaptable"):
+        chance = _held_by_others(s, me, card)
+        if chance <= 0.0:
+            continue
+        if card in ("on_crame", "ca_caille"):
+            fd, pd = (-1, 0) if card == "ca_caille" else (0, -1)
+            d = [-(_survival_loss(s, q, fd, pd) - _survival_loss(s, q)) for q in range(s.n)]
+            stopped = max(0.0, -_rel(s, me, d))
+        else:
+            cold = card == "pthermolactyl"
+            stopped = 0.0
+            for q in others:  # whoever of them holds it saves their dinos
+                d = [0.0] * s.n
+                d[q] = _survival_loss(s, q) - _survival_loss(s, q, all_cold=cold,
+                                                            all_hot=not cold)
+                stopped += max(0.0, _rel(s, me, d)) / len(others)
+        value += chance * stopped
+    own = sum(1 for c in s.hands[me] if c in ("pthermolactyl", "peau_adaptable")
+              and card_has_effect(s, me, c))
+    # (a card of little other use: worth playing once its effect beats its keep value)
+    return value - own - CARD_KEEP["eon_calme"] + prm.card_gain - 0.2
 
 
 def _card_choice(s, me: int, plays: list[dict], prm: Params) -> dict | None:
@@ -1032,7 +1219,8 @@ def _hatch_card(s, me: int, plays, regions, prm: Params) -> dict | None:
 
 def _bid_card(s, me: int, plays, prm: Params) -> dict | None:
     for act in plays:
-        if act["card"] == "sursaut_genetique" and card_gain(s, me, act, prm) > prm.card_gain:
+        if (act["card"] in ("sursaut_genetique", "evolution_separee")
+                and card_gain(s, me, act, prm) > prm.card_gain):
             return act
     return None
 
@@ -1054,7 +1242,18 @@ def fast_move_stage(s, me: int, prm: Params) -> dict:
             return act
     if s.steps <= 0:
         return END
-    return fast_move(s, me, prm)
+    act = fast_move(s, me, prm)
+    if act is END:
+        # a dino that would die this turn and a step that saves it: take the step (the
+        # gains above may miss it when the place it reaches looks poor for next turn)
+        steps = saving_steps(s, me)
+        if steps:
+            bi = _info(s.n)
+            g = s.genes[me]
+            fv = bi.fv(s.climate, g[FUR] > 0, g[PARASOL] > 0, prm)
+            a, b = max(steps, key=lambda ab: (fv[ab[1]], -ab[0], -ab[1]))
+            return {"type": "move", "from": bi.names[a], "to": bi.names[b]}
+    return act
 
 
 def fast_first(s) -> dict:
@@ -1154,6 +1353,12 @@ def _strip_hands(s) -> None:
         s.hands[q] = []
 
 
+# Cards whose effect the strong policy's rollouts do not play (they hold no cards, and end
+# with this turn's survival): RATE EVOLUTIONNISTE changes the auction after it, ÉON CALME stops
+# the others' cards. The fast rule's call on them stands.
+BLIND = frozenset({"rate_evolutionniste", "eon_calme"})
+
+
 class StrongPolicy(Policy):
     """Fast-rule shortlists, each checked by rollouts on imagined states.
 
@@ -1236,6 +1441,8 @@ class StrongPolicy(Policy):
         me = view["viewer"]
         s = _obs(view)
         fast = _pick(fast_decide(s, me, self.params, legal), legal)
+        if fast["type"] == "play" and fast["card"] in BLIND:
+            return fast  # its effect lies beyond what the rollouts play: the fast rule's call
         cands = [fast]
         for a in self._candidates(s, me, legal):
             if a not in cands and a in legal:
@@ -1269,6 +1476,9 @@ class StrongPolicy(Policy):
                 sim.rng = seeds[delta] if die is None else _rng_for_die(seeds[delta], die)
                 scores[i] += weight * self._rollout(sim, me, cands[i], delta, cap)
         best = max(range(len(cands)), key=lambda i: (scores[i] + (1e-6 if i == 0 else 0.0), -i))
+        if cands[best] == END and s.window is None and s.stage == "move" \
+                and saving_steps(s, me):
+            return fast  # never stop while a step saves a dino this turn (the fast rule moves)
         return cands[best]
 
     def _score(self, vals: list[float], me: int, rel: float) -> float:
