@@ -639,10 +639,13 @@ def description(kind: str) -> GameDescription:
 
 
 def descriptions() -> list[GameDescription]:
-    """Every registered game's description, in the order they were registered (the built-in
-    games in the order of :data:`GAME_PACKAGES`)."""
+    """Every registered game's description: the built-in games in the order of
+    :data:`GAME_PACKAGES` (whichever a program imported first), then the others in the order
+    they were registered."""
     _load_games()
-    return list(_REGISTRY.values())
+    builtin = [p.rsplit(".", 1)[1] for p in GAME_PACKAGES]
+    rank = {kind: i for i, kind in enumerate(builtin)}
+    return sorted(_REGISTRY.values(), key=lambda d: rank.get(d.kind, len(rank)))
 
 
 def game_kinds() -> list[str]:
