@@ -31,19 +31,11 @@ import logging
 import discord
 from discord import app_commands
 
-from cogs.common import (
-    decode_action,
-    encode_action,
-    quiet_autocomplete,
-    reader_lang,
-    refusal,
-    send_ephemeral,
-)
+from cogs.common import decode_action, reader_lang, refusal
 from cogs.community import UndoButton, undo_offer
-from cogs.components import Component, hint_id
-from cogs.game import MAX_CHOICES, GameCog
-from cogs.table import ActButton, ActSelect, HandButton
-from cogs.translator import slash
+from cogs.components import Component
+from cogs.game import MAX_CHOICES, THREAD, TIMER, GameCog, Timer, rules_command
+from cogs.table import ActButton, HandButton
 from engine import IllegalAction
 from host import HostError, LiveGame
 from messages import resolve, t
@@ -64,7 +56,6 @@ TOPICS = ("round", "deal", "food", "play", "environment", "climate", "events", "
           "attacks", "extinction", "scoring", "variants")
 PLAY = ("trait", "species", "grow", "remove", "exchange", "done")
 CARD_USES = ("trait", "species", "grow", "exchange", "intelligence", "negate")
-MAX_VALUE = 100  # Discord: a menu option's value, an autocomplete choice's value
 
 
 # --- actions as short texts (autocomplete values) --------------------------------------------------
@@ -122,13 +113,6 @@ class CardPick(Component, prefix="ck", fields=r"(?P<game>\d+):(?P<seat>\d+)"):
                                                                self.item.values[0])
 
 
-def _hint(game: LiveGame, command: str, lang: str) -> discord.ui.Button:
-    """A greyed button naming the slash command that lists every choice of a full menu."""
-    text = t("climate.bot.btn_more", lang, command=slash(f"climate {command}", lang))
-    return discord.ui.Button(label=text[:80], style=discord.ButtonStyle.secondary,
-                             disabled=True, custom_id=hint_id(game.id, game.step, command))
-
-
 def hand_png(view: dict, lang: str) -> bytes | None:
     """The private picture of a hand, or None while no renderer draws one."""
     import images
@@ -144,22 +128,6 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
 
     # --- menus ----------------------------------------------------------------------------------
 
-    def _menu(self, game: LiveGame, seat: int, acts: list[dict], placeholder: str, tag: str,
-              view: dict, command: str, lang: str) -> list[discord.ui.Item]:
-        """A menu of concrete actions bound to ``seat``'s decision key (25 at most: beyond,
-        a greyed button names the command that lists them all)."""
-        names = game.names()
-        fit = [a for a in acts if len(encode_action(a)) <= MAX_VALUE]
-        if not fit:
-            return [_hint(game, command, lang)] if acts else []
-        options = [discord.SelectOption(label=action_label(a, view, names, lang)[:100],
-                                        value=encode_action(a)) for a in fit[:MAX_CHOICES]]
-        items: list[discord.ui.Item] = [ActSelect(game.id, game.key_for(seat), seat, options,
-                                                  placeholder[:150], tag=tag)]
-        if len(fit) < len(acts) or len(fit) > MAX_CHOICES:
-            items.append(_hint(game, command, lang))
-        return items
-
     def _hand_button(self, game: LiveGame, lang: str) -> HandButton:
         phase = game.state.phase
         key = {"food": "btn_food", "play": "btn_play"}.get(phase, "btn_hand")
@@ -170,6 +138,9 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
     def action_label(self, game, seat, view, action, lang):
         return action_label(action, view, game.names(), lang)
 
+    def choice_value(self, action: dict) -> str:
+        return pack(action)  # JSON would not always fit an autocomplete value
+
     def table_items(self, game: LiveGame, lang: str) -> list[discord.ui.Item]:
         """The public table's buttons and menus: never a hand card, and in a secret step the
         same single button whoever has chosen (every press is checked again when it comes)."""
@@ -178,32 +149,37 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
         if state.phase in ("green", "feeding") or (state.phase == "play"
                                                     and not state.options["quick"]):
             view = rules.view(state, None)
-            who = game.names()
             for seat in game.awaiting():
                 if game.seats[seat].get("ai"):
                     continue
-                legal = rules.legal_actions(state, seat)
-                by: dict[str, list[dict]] = {}
-                for a in legal:
-                    by.setdefault(a["type"], []).append(a)
+                by = self.by_type(rules.legal_actions(state, seat))
                 if state.phase == "green":
-                    items += self._menu(game, seat, by.get("green", []), t(
-                        "climate.bot.select_green", lang, player=who[seat]), "green", view,
-                        "order", lang)
+                    items += self._green_menu(game, seat, by, view, lang)
                 elif state.phase == "play":
                     if "done" in by:
                         items.append(self._done_button(game, seat, view, lang))
                 else:
-                    items += self._menu(game, seat, by.get("feed", []),
-                                        t("climate.bot.select_feed", lang), "feed", view, "feed",
-                                        lang)
-                    free = [a for a in by.get("attack", []) if "discard" not in a]
-                    items += self._menu(game, seat, free, t("climate.bot.select_attack", lang),
-                                        "attack", view, "attack", lang)
-                    if "pass" in by:
-                        items.append(ActButton(game.id, game.key_for(seat), {"type": "pass"},
-                                               t("climate.bot.btn_pass", lang)))
+                    items += self._feeding_items(game, seat, by, view, lang)
         items.append(self._hand_button(game, lang))
+        return items
+
+    def _green_menu(self, game: LiveGame, seat: int, by: dict, view: dict,
+                    lang: str) -> list[discord.ui.Item]:
+        return self.menu(game, seat, by.get("green", []), t(
+            "climate.bot.select_green", lang, player=game.names()[seat]), "green", view, "order",
+            lang)
+
+    def _feeding_items(self, game: LiveGame, seat: int, by: dict, view: dict,
+                       lang: str) -> list[discord.ui.Item]:
+        """**Feed…**, **Attack…** (the attacks that cost no card) and **Pass**."""
+        free = [a for a in by.get("attack", []) if "discard" not in a]
+        items = self.menu(game, seat, by.get("feed", []), t("climate.bot.select_feed", lang),
+                          "feed", view, "feed", lang)
+        items += self.menu(game, seat, free, t("climate.bot.select_attack", lang), "attack",
+                           view, "attack", lang)
+        if "pass" in by:
+            items.append(ActButton(game.id, game.key_for(seat), {"type": "pass"},
+                                   t("climate.bot.btn_pass", lang)))
         return items
 
     def _done_button(self, game: LiveGame, seat: int, view: dict, lang: str) -> ActButton:
@@ -292,45 +268,31 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
                      card: str | None) -> tuple[str, list[discord.ui.Item]]:
         state = game.state
         legal = game.rules.legal_actions(state, seat)
-        by: dict[str, list[dict]] = {}
-        for a in legal:
-            by.setdefault(a["type"], []).append(a)
+        by = self.by_type(legal)
         phase = state.phase
-        items: list[discord.ui.Item] = []
         if phase == "food":
-            items += self._menu(game, seat, by.get("food", []),
-                                t("climate.bot.select_food", lang), "food", v, "food", lang)
-            return t("climate.bot.prompt_food", lang), items
+            return t("climate.bot.prompt_food", lang), self.menu(
+                game, seat, by.get("food", []), t("climate.bot.select_food", lang), "food", v,
+                "food", lang)
         if phase == "green":
-            items += self._menu(game, seat, by.get("green", []), t(
-                "climate.bot.select_green", lang, player=game.names()[seat]), "green", v,
-                "order", lang)
-            return t("climate.bot.prompt_green", lang), items
+            return t("climate.bot.prompt_green", lang), self._green_menu(game, seat, by, v, lang)
         if phase == "play":
             if state.back[seat]:
-                items += self._menu(game, seat, by.get("exchange", []),
-                                    t("climate.bot.select_exchange", lang), "exchange", v,
-                                    "exchange", lang)
+                items = self.menu(game, seat, by.get("exchange", []),
+                                  t("climate.bot.select_exchange", lang), "exchange", v,
+                                  "exchange", lang)
                 items.append(self._done_button(game, seat, v, lang))
                 return t("climate.bot.prompt_exchange", lang), items
-            items += self._card_menus(game, seat, legal, v, lang, card, "use")
-            items += self._menu(game, seat, by.get("remove", []),
-                                t("climate.bot.select_remove", lang), "remove", v, "discard",
-                                lang)
+            items = self._card_menus(game, seat, legal, v, lang, card, "use")
+            items += self.menu(game, seat, by.get("remove", []),
+                               t("climate.bot.select_remove", lang), "remove", v, "discard", lang)
             items.append(self._done_button(game, seat, v, lang))
             key = "climate.bot.prompt_play_quick" if v["options"]["quick"] \
                 else "climate.bot.prompt_play"
             return t(key, lang), items
         # feeding
-        items += self._card_menus(game, seat, legal, v, lang, card, "spend")
-        items += self._menu(game, seat, by.get("feed", []), t("climate.bot.select_feed", lang),
-                            "feed", v, "feed", lang)
-        free = [a for a in by.get("attack", []) if "discard" not in a]
-        items += self._menu(game, seat, free, t("climate.bot.select_attack", lang), "attack", v,
-                            "attack", lang)
-        if "pass" in by:
-            items.append(ActButton(game.id, game.key_for(seat), {"type": "pass"},
-                                   t("climate.bot.btn_pass", lang)))
+        items = self._card_menus(game, seat, legal, v, lang, card, "spend")
+        items += self._feeding_items(game, seat, by, v, lang)
         return t("climate.bot.prompt_feeding", lang), items
 
     def _card_menus(self, game: LiveGame, seat: int, legal: list[dict], v: dict, lang: str,
@@ -352,7 +314,7 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
         pick = CardPick(game.id, seat, options, t(f"climate.bot.select_card_{mode}", lang))
         name = trait_name(card_trait(card), lang)
         command = "intelligence" if mode == "spend" else "trait"
-        return [pick] + self._menu(game, seat, uses[card], t(
+        return [pick] + self.menu(game, seat, uses[card], t(
             f"climate.bot.select_use_{mode}", lang, card=name), "use", v, command, lang)
 
     async def _panel_file(self, game: LiveGame, seat: int, lang: str) -> discord.File | None:
@@ -443,33 +405,13 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
     @app_commands.command(name="new", description="Open an Evolution: Climate lobby in this channel")
     @app_commands.describe(events="Climate event cards (off: the variant suggested for first games)",
                            quick="Quick game: everyone plays cards at once, unseen (always with 6 players)",
-                           timer="Turn timer in seconds (0 = off; default: the server's setting)",
-                           thread="Open the table in a new thread (default: the server's setting)")
+                           timer=TIMER, thread=THREAD)
     async def new(self, interaction: discord.Interaction, events: bool = True,
-                  quick: bool = False, timer: app_commands.Range[int, 0, 86400] | None = None,
+                  quick: bool = False, timer: Timer | None = None,
                   thread: bool | None = None) -> None:
         await self.open_lobby(interaction, {"events": events, "quick": quick}, timer, thread)
 
     # --- helpers for the action commands --------------------------------------------------------
-
-    def _choices(self, interaction: discord.Interaction, types, current: str,
-                 keep=None) -> list[app_commands.Choice[str]]:
-        """Autocomplete: the caller's legal actions of these types, labelled as the caller's
-        menus label them (hand cards by name: only the caller sees them)."""
-        game, legal = self._legal(interaction)
-        if game is None or not legal:
-            return []
-        seat = game.seat_of(interaction.user.id)
-        view = game.rules.view(game.state, seat)
-        names = game.names()
-        lang = reader_lang(interaction)
-        out = []
-        for a in legal:
-            if a["type"] in types and (keep is None or keep(a)):
-                label = action_label(a, view, names, lang)
-                if current.lower() in label.lower():
-                    out.append(app_commands.Choice(name=label[:100], value=pack(a)))
-        return out[:MAX_CHOICES]
 
     def _action(self, interaction: discord.Interaction, text: str, types, build=None) -> dict:
         """The action a command option names: the autocomplete's value (or JSON), else what
@@ -501,12 +443,14 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
         trait = resolve(text, TRAITS, "climate.trait.{id}.name")
         return next((c for c in hand if TRAIT_OF[c] == trait), None)
 
-    async def _slash(self, interaction: discord.Interaction, text: str, types,
-                     build=None) -> None:
+    async def _slash(self, interaction: discord.Interaction, text: str, build=None) -> None:
+        """An action command: the action its option names, of the types its ``extras`` name
+        (the autocomplete offers the caller's legal ones: ``GameCog.action_autocomplete``)."""
         async with self.refusing(interaction):
             game = self._game(interaction)
             if game.status == "active" and game.seat_of(interaction.user.id) is None:
                 raise HostError("not_a_player")  # before reading a hand they do not have
+            types = interaction.command.extras["actions"]
             await self._do(interaction, self._action(interaction, text, types, build))
 
     def _card_action(self, interaction: discord.Interaction, kind: str):
@@ -524,68 +468,49 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
 
     # --- food card ------------------------------------------------------------------------------
 
-    @app_commands.command(name="food", description="Food card: put a card of your hand face down on the Watering Hole")
+    @app_commands.command(name="food", description="Food card: put a card of your hand face down on the Watering Hole",
+                          extras={"actions": ("food",)})
     @app_commands.describe(card="A card of your hand")
+    @app_commands.autocomplete(card=GameCog.action_autocomplete)
     async def food(self, interaction: discord.Interaction, card: str) -> None:
-        await self._slash(interaction, card, ("food",), self._card_action(interaction, "food"))
-
-    @food.autocomplete("card")
-    @quiet_autocomplete
-    async def _food_card(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("food",), current)
+        await self._slash(interaction, card, self._card_action(interaction, "food"))
 
     # --- play cards -----------------------------------------------------------------------------
 
-    @app_commands.command(name="trait", description="Play cards: a card of your hand as a trait, face down, on one of your species")
+    @app_commands.command(name="trait", description="Play cards: a card of your hand as a trait, face down, on one of your species",
+                          extras={"actions": ("trait",)})
     @app_commands.describe(play="Card → species (only the legal plays are offered)")
+    @app_commands.autocomplete(play=GameCog.action_autocomplete)
     async def trait(self, interaction: discord.Interaction, play: str) -> None:
-        await self._slash(interaction, play, ("trait",))
+        await self._slash(interaction, play)
 
-    @trait.autocomplete("play")
-    @quiet_autocomplete
-    async def _trait_play(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("trait",), current)
-
-    @app_commands.command(name="species", description="Play cards: discard a card for a new species at either end of your row")
+    @app_commands.command(name="species", description="Play cards: discard a card for a new species at either end of your row",
+                          extras={"actions": ("species",)})
     @app_commands.describe(play="The card and the end of the row")
+    @app_commands.autocomplete(play=GameCog.action_autocomplete)
     async def species(self, interaction: discord.Interaction, play: str) -> None:
-        await self._slash(interaction, play, ("species",))
+        await self._slash(interaction, play)
 
-    @species.autocomplete("play")
-    @quiet_autocomplete
-    async def _species_play(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("species",), current)
-
-    @app_commands.command(name="grow", description="Play cards: discard a card for +1 body size or population")
+    @app_commands.command(name="grow", description="Play cards: discard a card for +1 body size or population",
+                          extras={"actions": ("grow",)})
     @app_commands.describe(play="The card, the species and what grows")
+    @app_commands.autocomplete(play=GameCog.action_autocomplete)
     async def grow(self, interaction: discord.Interaction, play: str) -> None:
-        await self._slash(interaction, play, ("grow",))
+        await self._slash(interaction, play)
 
-    @grow.autocomplete("play")
-    @quiet_autocomplete
-    async def _grow_play(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("grow",), current)
-
-    @app_commands.command(name="discard", description="Play cards: discard a trait card from one of your species")
+    @app_commands.command(name="discard", description="Play cards: discard a trait card from one of your species",
+                          extras={"actions": ("remove",)})
     @app_commands.describe(trait="The species and its trait card")
+    @app_commands.autocomplete(trait=GameCog.action_autocomplete)
     async def discard(self, interaction: discord.Interaction, trait: str) -> None:
-        await self._slash(interaction, trait, ("remove",))
+        await self._slash(interaction, trait)
 
-    @discard.autocomplete("trait")
-    @quiet_autocomplete
-    async def _discard_trait(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("remove",), current)
-
-    @app_commands.command(name="exchange", description="Play cards: put a card under the draw deck (you draw as many when done)")
+    @app_commands.command(name="exchange", description="Play cards: put a card under the draw deck (you draw as many when done)",
+                          extras={"actions": ("exchange",)})
     @app_commands.describe(card="A card of your hand")
+    @app_commands.autocomplete(card=GameCog.action_autocomplete)
     async def exchange(self, interaction: discord.Interaction, card: str) -> None:
-        await self._slash(interaction, card, ("exchange",),
-                          self._card_action(interaction, "exchange"))
-
-    @exchange.autocomplete("card")
-    @quiet_autocomplete
-    async def _exchange_card(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("exchange",), current)
+        await self._slash(interaction, card, self._card_action(interaction, "exchange"))
 
     @app_commands.command(name="done", description="Play cards: you have finished (the cards put back are exchanged)")
     async def done(self, interaction: discord.Interaction) -> None:
@@ -593,52 +518,40 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
 
     # --- modify the environment -----------------------------------------------------------------
 
-    @app_commands.command(name="order", description="Green traits: choose which of yours acts next")
+    @app_commands.command(name="order", description="Green traits: choose which of yours acts next",
+                          extras={"actions": ("green",)})
     @app_commands.describe(choice="A species and its green trait")
+    @app_commands.autocomplete(choice=GameCog.action_autocomplete)
     async def order(self, interaction: discord.Interaction, choice: str) -> None:
-        await self._slash(interaction, choice, ("green",))
-
-    @order.autocomplete("choice")
-    @quiet_autocomplete
-    async def _order_choice(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("green",), current)
+        await self._slash(interaction, choice)
 
     # --- feeding --------------------------------------------------------------------------------
 
-    @app_commands.command(name="feed", description="Feeding: a hungry species of yours takes a plant from the Watering Hole")
+    @app_commands.command(name="feed", description="Feeding: a hungry species of yours takes a plant from the Watering Hole",
+                          extras={"actions": ("feed",)})
     @app_commands.describe(species="One of your species that may take a plant")
+    @app_commands.autocomplete(species=GameCog.action_autocomplete)
     async def feed(self, interaction: discord.Interaction, species: str) -> None:
         def build(text: str) -> dict | None:
             number = text.lstrip("#")
             return {"type": "feed", "species": int(number)} \
                 if number.isdigit() and len(number) < 10 else None
 
-        await self._slash(interaction, species, ("feed",), build)
+        await self._slash(interaction, species, build)
 
-    @feed.autocomplete("species")
-    @quiet_autocomplete
-    async def _feed_species(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("feed",), current)
-
-    @app_commands.command(name="attack", description="Feeding: a hungry carnivore of yours attacks a species")
+    @app_commands.command(name="attack", description="Feeding: a hungry carnivore of yours attacks a species",
+                          extras={"actions": ("attack",)})
     @app_commands.describe(play="Attacker → target (only the legal attacks are offered)")
+    @app_commands.autocomplete(play=GameCog.action_autocomplete)
     async def attack(self, interaction: discord.Interaction, play: str) -> None:
-        await self._slash(interaction, play, ("attack",))
+        await self._slash(interaction, play)
 
-    @attack.autocomplete("play")
-    @quiet_autocomplete
-    async def _attack_play(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("attack",), current)
-
-    @app_commands.command(name="intelligence", description="Feeding: discard a card for Intelligence")
+    @app_commands.command(name="intelligence", description="Feeding: discard a card for Intelligence",
+                          extras={"actions": ("intelligence", "negate")})
     @app_commands.describe(play="The card and its effect (only the legal ones are offered)")
+    @app_commands.autocomplete(play=GameCog.action_autocomplete)
     async def intelligence(self, interaction: discord.Interaction, play: str) -> None:
-        await self._slash(interaction, play, ("intelligence", "negate"))
-
-    @intelligence.autocomplete("play")
-    @quiet_autocomplete
-    async def _intelligence_play(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("intelligence", "negate"), current)
+        await self._slash(interaction, play)
 
     @app_commands.command(name="pass", description="Feeding: pass (only when no hungry species of yours can eat)")
     async def pass_(self, interaction: discord.Interaction) -> None:
@@ -646,41 +559,41 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
 
     # --- rules ----------------------------------------------------------------------------------
 
-    @app_commands.command(name="rules", description="Read a rule: a phase, the climate zones, an event or a trait")
-    @app_commands.describe(topic="A phase, the zones, an event or a trait")
-    async def rules(self, interaction: discord.Interaction, topic: str) -> None:
+    rules = rules_command("Read a rule: a phase, the climate zones, an event or a trait",
+                          topic="A phase, the zones, an event or a trait")
+
+    def topics(self, lang: str) -> list[tuple[str, str]]:
+        from engine.climate.data import EVENT_KINDS, TRAITS
+
+        return ([(f"rule:{x}", t(f"climate.rules.{x}_title", lang)) for x in TOPICS]
+                + [(f"event:{x}", event_name(x, lang)) for x in EVENT_KINDS]
+                + [(f"trait:{x}", trait_name(x, lang)) for x in TRAITS])
+
+    def typed_topic(self, text: str, lang: str) -> tuple[str, str]:
+        """"feeding", "Carnivoro", "Thaw": a trait, an event or a rule named in any language."""
+        from engine.climate.data import EVENT_KINDS, TRAITS
+
+        return self.named_topic(text, [("trait", TRAITS, "climate.trait.{id}.name"),
+                                       ("event", EVENT_KINDS, "climate.card_event.{id}"),
+                                       ("rule", TOPICS, "climate.rules.{id}_title")])
+
+    def topic_text(self, kind: str, name: str, lang: str) -> tuple[str, str] | None:
         from engine.climate.data import EVENT_KINDS, GREEN, TRAITS
 
-        lang = reader_lang(interaction)
-        kind, _, name = topic.strip().lower().partition(":")
-        if not name:  # typed without the autocomplete: "feeding", "Carnivoro", "Thaw"
-            wanted = topic.strip()
-            if (name := resolve(wanted, TRAITS, "climate.trait.{id}.name")) is not None:
-                kind = "trait"
-            elif (name := resolve(wanted, EVENT_KINDS, "climate.card_event.{id}")) is not None:
-                kind = "event"
-            else:
-                name = resolve(wanted, TOPICS, "climate.rules.{id}_title") or kind
-                kind = "rule"
         if kind == "rule" and name in TOPICS:
-            title = t(f"climate.rules.{name}_title", lang)
             text = t(f"climate.rules.{name}", lang)
             if name == "climate":
                 text += "\n" + self._zones(lang)
-        elif kind == "trait" and name in TRAITS:
+            return t(f"climate.rules.{name}_title", lang), text
+        if kind == "trait" and name in TRAITS:
             title = t("climate.rules.trait_title", lang, trait=trait_name(name, lang))
             if name in GREEN:
                 title += f" ({t('climate.rules.green', lang)})"
-            text = t(f"climate.trait.{name}.text", lang)
-        elif kind == "event" and name in EVENT_KINDS:
-            title = t("climate.rules.event_title", lang, event=event_name(name, lang))
-            text = t(f"climate.rules.event.{name}", lang)
-        else:
-            await send_ephemeral(interaction, t("climate.bot.no_rules_topic", lang,
-                                                topic=topic[:50]))
-            return
-        await send_ephemeral(interaction, embed=discord.Embed(title=title[:256],
-                                                              description=text[:4000]))
+            return title, t(f"climate.trait.{name}.text", lang)
+        if kind == "event" and name in EVENT_KINDS:
+            return (t("climate.rules.event_title", lang, event=event_name(name, lang)),
+                    t(f"climate.rules.event.{name}", lang))
+        return None
 
     @staticmethod
     def _zones(lang: str) -> str:
@@ -699,18 +612,6 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
             lines.append(t("climate.rules.zone_line", lang, zone=zone_name(z, lang), loss=loss,
                            small=f"{small[i]:+d}", large=f"{large[i]:+d}"))
         return "\n".join(lines)
-
-    @rules.autocomplete("topic")
-    @quiet_autocomplete
-    async def _rules_topic(self, interaction: discord.Interaction, current: str):
-        from engine.climate.data import EVENT_KINDS, TRAITS
-
-        lang = reader_lang(interaction)
-        topics = [(f"rule:{x}", t(f"climate.rules.{x}_title", lang)) for x in TOPICS]
-        topics += [(f"event:{x}", event_name(x, lang)) for x in EVENT_KINDS]
-        topics += [(f"trait:{x}", trait_name(x, lang)) for x in TRAITS]
-        return [app_commands.Choice(name=label[:100], value=value) for value, label in topics
-                if current.lower() in label.lower()][:MAX_CHOICES]
 
 
 async def setup(bot) -> None:

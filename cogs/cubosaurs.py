@@ -14,7 +14,7 @@ from cogs.common import (
     unkept,
 )
 from cogs.components import Component
-from cogs.game import MAX_CHOICES, GameCog
+from cogs.game import MAX_CHOICES, THREAD, TIMER, GameCog, Timer, rules_command
 from cogs.table import ActButton, ActSelect
 from engine import IllegalAction
 from host import HostError, LiveGame
@@ -182,11 +182,9 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
     @app_commands.describe(advanced="Advanced rules: DNA tokens and DNA Evolution tiles",
                            interactive="With the advanced rules, keep the tiles that act on "
                                        "opponents (destroy, steal, give, swap)",
-                           timer="Turn timer in seconds (0 = off; default: the server's setting)",
-                           thread="Open the table in a new thread (default: the server's setting)")
+                           timer=TIMER, thread=THREAD)
     async def new(self, interaction: discord.Interaction, advanced: bool = False,
-                  interactive: bool = True,
-                  timer: app_commands.Range[int, 0, 86400] | None = None,
+                  interactive: bool = True, timer: Timer | None = None,
                   thread: bool | None = None) -> None:
         await self.open_lobby(interaction, {"advanced": advanced, "interactive": interactive},
                               timer, thread)
@@ -234,12 +232,13 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
     @quiet_autocomplete
     async def _pass_card(self, interaction: discord.Interaction, current: str):
         _, legal = self._legal(interaction)
-        return [app_commands.Choice(name=label[:100], value=a["card"])
-                for label, a in distinct_passes(legal, reader_lang(interaction))
-                if current.lower() in label.lower()][:MAX_CHOICES]
+        return self.matching(((label, a["card"]) for label, a
+                              in distinct_passes(legal, reader_lang(interaction))), current)
 
-    @app_commands.command(name="buy", description="Advanced rules: buy a DNA tile and use it now")
+    @app_commands.command(name="buy", description="Advanced rules: buy a DNA tile and use it now",
+                          extras={"actions": ("buy",)})
     @app_commands.describe(tile="A tile on offer, with its target")
+    @app_commands.autocomplete(tile=GameCog.action_autocomplete)
     async def buy(self, interaction: discord.Interaction, tile: str) -> None:
         async with self.refusing(interaction):
             self._game(interaction)
@@ -262,11 +261,6 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
                 # a tile that needs no choice, or the engine's reason why it cannot be bought
                 action = matches[0] if matches else {"type": "buy", "tile": tid}
             await self._do(interaction, action)
-
-    @buy.autocomplete("tile")
-    @quiet_autocomplete
-    async def _buy_tile(self, interaction: discord.Interaction, current: str):
-        return self.action_choices(interaction, "buy", buy_label, current)
 
     @app_commands.command(name="token", description="Reserve empty: take your DNA token from a player")
     @app_commands.rename(source="from")
@@ -296,18 +290,27 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
 
     # --- information ------------------------------------------------------------------------
 
-    @app_commands.command(name="rules", description="Read a rule: a turn, rounds, scoring, DNA tiles")
-    @app_commands.describe(topic="turn, round, scoring, dna or a tile")
-    async def rules(self, interaction: discord.Interaction, topic: str) -> None:
+    rules = rules_command("Read a rule: a turn, rounds, scoring, DNA tiles",
+                          topic="turn, round, scoring, dna or a tile")
+
+    def topics(self, lang: str) -> list[tuple[str, str]]:
+        from engine.cubosaurs.data import TILES
+
+        return ([(f"rule:{x}", t(f"cubosaurs.rules.{x}_title", lang)) for x in TOPICS]
+                + [(f"tile:{x}", tile_name(x, lang)) for x in TILES])
+
+    def typed_topic(self, text: str, lang: str) -> tuple[str, str]:
+        """"turn", "steal", "Swap 1 card": a rule, or a tile by its id or its reader's name."""
+        from engine.cubosaurs.data import TILES
+
+        wanted = text.lower()
+        name = next((x for x in TILES if wanted in (x, tile_name(x, lang).lower())), wanted)
+        return "rule" if name in TOPICS else "tile", name
+
+    def topic_text(self, kind: str, name: str, lang: str) -> tuple[str, str] | None:
         from engine.cubosaurs.data import TILES, rules_data, tile
 
-        lang = reader_lang(interaction)
-        kind, _, name = topic.strip().lower().partition(":")
-        if not name:  # typed without the autocomplete: "turn", "steal", "Swap 1 card"
-            name = next((x for x in TILES if kind in (x, tile_name(x, lang).lower())), kind)
-            kind = "rule" if name in TOPICS else "tile"
         if kind == "rule" and name in TOPICS:
-            title = t(f"cubosaurs.rules.{name}_title", lang)
             tables = "; ".join(f"{t(f'cubosaurs.type.{s}', lang)} {v}"
                                for s, v in rules_data()["species"].items())
             text = t(f"cubosaurs.rules.{name}", lang, tables=tables)
@@ -315,26 +318,11 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
                 text += "\n" + "\n".join(t("cubosaurs.rules.tile_line", lang,
                                            tile=tile_name(x, lang), cost=tile(x).cost)
                                          for x in TILES)
-        elif kind == "tile" and name in TILES:
-            title = f"{tile_name(name, lang)} — {tile(name).cost} DNA"
-            text = t(f"cubosaurs.tile_text.{name}", lang)
-        else:
-            await send_ephemeral(interaction, t("cubosaurs.bot.no_rules_topic", lang,
-                                                topic=topic[:50]))
-            return
-        await send_ephemeral(interaction, embed=discord.Embed(title=title, description=text))
-
-    @rules.autocomplete("topic")
-    @quiet_autocomplete
-    async def _rules_topic(self, interaction: discord.Interaction, current: str):
-        from engine.cubosaurs.data import TILES
-
-        lang = reader_lang(interaction)
-        topics = [(f"rule:{x}", t(f"cubosaurs.rules.{x}_title", lang)) for x in TOPICS]
-        topics += [(f"tile:{x}", tile_name(x, lang)) for x in TILES]
-        return [app_commands.Choice(name=label, value=value) for value, label in topics
-                if current.lower() in label.lower()][:MAX_CHOICES]
-
+            return t(f"cubosaurs.rules.{name}_title", lang), text
+        if kind == "tile" and name in TILES:
+            return (f"{tile_name(name, lang)} — {tile(name).cost} DNA",
+                    t(f"cubosaurs.tile_text.{name}", lang))
+        return None
 
 async def setup(bot) -> None:
     await bot.add_cog(Cubosaurs(bot))

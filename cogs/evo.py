@@ -14,7 +14,7 @@ from cogs.common import (
     send_ephemeral,
     unkept,
 )
-from cogs.game import MAX_CHOICES, GameCog
+from cogs.game import MAX_CHOICES, THREAD, TIMER, GameCog, Timer, rules_command
 from cogs.table import ActButton, ActSelect, HandButton
 from engine import IllegalAction
 from engine.evo.data import BAG_KINDS
@@ -38,17 +38,6 @@ def play_label(action: dict, names: list[str], lang: str) -> str:
     if "die" in action:
         return t("bot.btn_play_target", lang, card=card, target=f"⚀ {action['die']}")
     return t("bot.btn_play", lang, card=card)
-
-
-def _topics(lang: str) -> list[tuple[str, str]]:
-    """(value, label) of every /evo rules topic: phases, genes, cards."""
-    from engine.evo.data import rules_data
-
-    out = [(f"phase:{p}", f"{i + 1}. {t(f'evo.phase.{p}', lang)}") for i, p in enumerate(PHASES)]
-    out += [(f"gene:{g}", f"{t('evo.rules.gene_word', lang)}: {gene_name(g, lang)}")
-            for g in BAG_KINDS]
-    out += [(f"card:{c}", card_name(c, lang)) for c in rules_data()["cards"]["deck"]]
-    return out
 
 
 class Evo(GameCog, group_name="evo", group_description="Play EVO"):
@@ -154,11 +143,9 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
 
     @app_commands.command(name="new", description="Open an EVO lobby in this channel")
     @app_commands.describe(variant="Variant auction (one gene fewer than players)",
-                           timer="Turn timer in seconds (0 = off; default: the server's setting)",
-                           thread="Open the table in a new thread (default: the server's setting)")
+                           timer=TIMER, thread=THREAD)
     async def new(self, interaction: discord.Interaction, variant: bool = False,
-                  timer: app_commands.Range[int, 0, 86400] | None = None,
-                  thread: bool | None = None) -> None:
+                  timer: Timer | None = None, thread: bool | None = None) -> None:
         await self.open_lobby(interaction, {"variant": variant}, timer, thread)
 
     # --- actions ----------------------------------------------------------------------------
@@ -260,8 +247,10 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
     async def pass_(self, interaction: discord.Interaction) -> None:
         await self._do(interaction, {"type": "pass"})
 
-    @app_commands.command(name="play", description="Play an event card now")
+    @app_commands.command(name="play", description="Play an event card now",
+                          extras={"actions": ("play",)})
     @app_commands.describe(card="A card of yours that is playable now (with its target)")
+    @app_commands.autocomplete(card=GameCog.action_autocomplete)
     async def play(self, interaction: discord.Interaction, card: str) -> None:
         async with self.refusing(interaction):
             game = self._game(interaction)
@@ -288,11 +277,6 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         if len(ways) > 1:
             raise HostError("choose_target", card=card_name(card, reader_lang(interaction)))
         return ways[0] if ways else {"type": "play", "card": card}
-
-    @play.autocomplete("card")
-    @quiet_autocomplete
-    async def _play_card(self, interaction: discord.Interaction, current: str):
-        return self.action_choices(interaction, "play", play_label, current)
 
     @app_commands.command(name="autopass",
                           description="Card windows: when the bot passes for you")
@@ -359,30 +343,34 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
         await send_ephemeral(interaction, embed=embed,
                              view=unkept(buttons) if plays else discord.utils.MISSING)
 
-    @app_commands.command(name="rules", description="Read a rule: a phase, a gene or a card")
-    @app_commands.describe(topic="phase, gene or card")
-    async def rules(self, interaction: discord.Interaction, topic: str) -> None:
-        lang = reader_lang(interaction)
-        kind, _, name = topic.partition(":")
+    rules = rules_command("Read a rule: a phase, a gene or a card",
+                          topic="phase, gene or card")
+
+    no_topic_key = "bot.no_rules_topic"
+
+    def topics(self, lang: str) -> list[tuple[str, str]]:
+        """Phases, genes, cards."""
+        from engine.evo.data import rules_data
+
+        return ([(f"phase:{p}", f"{i + 1}. {t(f'evo.phase.{p}', lang)}")
+                 for i, p in enumerate(PHASES)]
+                + [(f"gene:{g}", f"{t('evo.rules.gene_word', lang)}: {gene_name(g, lang)}")
+                   for g in BAG_KINDS]
+                + [(f"card:{c}", card_name(c, lang)) for c in rules_data()["cards"]["deck"]])
+
+    def topic_of(self, topic: str, lang: str) -> tuple[str, str]:
+        kind, _, name = topic.partition(":")  # the autocomplete's values only, as they are
+        return kind, name
+
+    def topic_text(self, kind: str, name: str, lang: str) -> tuple[str, str] | None:
         if kind == "phase" and name in PHASES:
-            title, text = t(f"evo.phase.{name}", lang), t(f"evo.rules.phase.{name}", lang)
-        elif kind == "gene" and name in BAG_KINDS:
-            title, text = gene_name(name, lang), t(f"evo.rules.gene.{name}", lang)
-        elif kind == "card" and t(f"evo.card.{name}.name", lang) != f"evo.card.{name}.name":
-            title = card_name(name, lang)
-            text = f"*{t(f'evo.card.{name}.when', lang)}*\n{t(f'evo.card.{name}.text', lang)}"
-        else:
-            await send_ephemeral(interaction, t("bot.no_rules_topic", lang, topic=topic[:50]))
-            return
-        await send_ephemeral(interaction, embed=discord.Embed(title=title, description=text))
-
-    @rules.autocomplete("topic")
-    @quiet_autocomplete
-    async def _rules_topic(self, interaction: discord.Interaction, current: str):
-        return [app_commands.Choice(name=label, value=value)
-                for value, label in _topics(reader_lang(interaction))
-                if current.lower() in label.lower()][:MAX_CHOICES]
-
+            return t(f"evo.phase.{name}", lang), t(f"evo.rules.phase.{name}", lang)
+        if kind == "gene" and name in BAG_KINDS:
+            return gene_name(name, lang), t(f"evo.rules.gene.{name}", lang)
+        if kind == "card" and t(f"evo.card.{name}.name", lang) != f"evo.card.{name}.name":
+            return (card_name(name, lang),
+                    f"*{t(f'evo.card.{name}.when', lang)}*\n{t(f'evo.card.{name}.text', lang)}")
+        return None
 
 async def setup(bot) -> None:
     await bot.add_cog(Evo(bot))

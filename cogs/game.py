@@ -6,6 +6,11 @@ A game cog subclasses :class:`GameCog` with its ``group_name``, sets ``kind``, a
 * ``table_items(game, lang)`` -> the buttons and menus valid now (below the table message)
 * ``status_lines(game, view, lang)`` -> the lines of ``/<game> status``
 * ``show_hand(interaction, game_id)`` -> the private hand (games with hidden cards)
+* ``action_label(game, seat, view, action, lang)`` -> a move's name (menus, autocomplete, hint)
+* ``topics``/``topic_text``/``typed_topic`` -> ``/<game> rules`` (``rules = rules_command(...)``)
+
+An action command whose option lists the caller's legal actions names them in its ``extras``
+and takes ``GameCog.action_autocomplete``; ``menu`` draws a table menu of actions.
 
 Rules never live here: every action goes to the host, which asks the engine.
 """
@@ -32,13 +37,22 @@ from cogs.common import (
     unkept,
 )
 from cogs.community import undo_offer
+from cogs.components import hint_id
 from cogs.table import ActButton, ActSelect
+from cogs.translator import slash
 from engine import IllegalAction
 from host import HostError, LiveGame
 from images import render
-from messages import describe, t
+from messages import describe, resolve, t
 
 MAX_CHOICES = 25
+MAX_VALUE = 100  # Discord: a menu option's value, an autocomplete choice's value
+
+# a game's ``new`` command: ``timer: Timer | None = None, thread: bool | None = None``
+# (None: the server's setting), described by these
+Timer = app_commands.Range[int, 0, 86400]
+TIMER = "Turn timer in seconds (0 = off; default: the server's setting)"
+THREAD = "Open the table in a new thread (default: the server's setting)"
 
 
 ANSWER_WITHIN = 2.0  # seconds before a slow move's interaction is deferred (Discord: 3 s)
@@ -104,6 +118,15 @@ class GameCog(commands.GroupCog):
             return game, []
         return game, game.rules.legal_actions(game.state, seat)
 
+    # --- autocomplete -----------------------------------------------------------------------
+
+    @staticmethod
+    def matching(choices, current: str) -> list[app_commands.Choice[str]]:
+        """Autocomplete: the ``(label, value)`` pairs whose label holds what the user typed
+        (case ignored), 25 at most."""
+        return [app_commands.Choice(name=label[:100], value=value) for label, value in choices
+                if current.lower() in label.lower()][:MAX_CHOICES]
+
     def action_choices(self, interaction: discord.Interaction, action_type: str, label,
                        current: str) -> list[app_commands.Choice[str]]:
         """Autocomplete: the caller's legal actions of one type, named by ``label(action,
@@ -111,15 +134,120 @@ class GameCog(commands.GroupCog):
         game, legal = self._legal(interaction)
         if game is None:
             return []
-        names = game.names()
+        names, lang = game.names(), reader_lang(interaction)
+        return self.matching(((label(a, names, lang), encode_action(a)) for a in legal
+                              if a["type"] == action_type), current)
+
+    def choice_value(self, action: dict) -> str:
+        """Hook: an action as an autocomplete value (its JSON)."""
+        return encode_action(action)
+
+    def legal_choices(self, interaction: discord.Interaction, current: str, types,
+                      **fields) -> list[app_commands.Choice[str]]:
+        """Autocomplete: the caller's legal actions of these types (and these fields'
+        values), named as the game's ``action_label`` names them for the caller."""
+        game, legal = self._legal(interaction)
+        if game is None or not legal:
+            return []
+        seat = game.seat_of(interaction.user.id)
+        view = game.rules.view(game.state, seat)
         lang = reader_lang(interaction)
-        out = []
-        for a in legal:
-            if a["type"] == action_type:
-                text = label(a, names, lang)
-                if current.lower() in text.lower():
-                    out.append(app_commands.Choice(name=text[:100], value=encode_action(a)))
-        return out[:MAX_CHOICES]
+        return self.matching(
+            ((self.action_label(game, seat, view, a, lang), self.choice_value(a)) for a in legal
+             if a["type"] in types and all(a.get(k) == v for k, v in fields.items())), current)
+
+    @quiet_autocomplete
+    async def action_autocomplete(self, interaction: discord.Interaction, current: str):
+        """An action command's autocomplete, declared with the command's option
+        (``@app_commands.autocomplete(play=GameCog.action_autocomplete)``): the caller's legal
+        actions that the command's ``extras`` name (``actions``: their types; any other key:
+        a field's value)."""
+        wanted = dict(interaction.command.extras)
+        return self.legal_choices(interaction, current, wanted.pop("actions"), **wanted)
+
+    # --- menus on the table -----------------------------------------------------------------
+
+    @staticmethod
+    def by_type(actions: list[dict]) -> dict[str, list[dict]]:
+        """Actions grouped by their type (each group in their order)."""
+        by: dict[str, list[dict]] = {}
+        for a in actions:
+            by.setdefault(a["type"], []).append(a)
+        return by
+
+    def more_button(self, game: LiveGame, command: str, lang: str) -> discord.ui.Button:
+        """A greyed button naming the slash command that lists every choice of a full menu
+        (``<kind>.bot.btn_more``)."""
+        text = t(f"{self.kind}.bot.btn_more", lang, command=slash(f"{self.kind} {command}", lang))
+        return discord.ui.Button(label=text[:80], style=discord.ButtonStyle.secondary,
+                                 disabled=True, custom_id=hint_id(game.id, game.step, command))
+
+    def menu(self, game: LiveGame, seat: int, acts: list[dict], placeholder: str, tag: str,
+             view: dict, command: str, lang: str) -> list[discord.ui.Item]:
+        """A menu of ``seat``'s actions ``acts`` named by ``action_label`` and bound to the
+        seat's decision key: 25 at most, each carrying its whole action (JSON that fits a
+        value); beyond, a greyed button names the ``command`` that lists them all."""
+        fit = [a for a in acts if len(encode_action(a)) <= MAX_VALUE]
+        if not fit:
+            return [self.more_button(game, command, lang)] if acts else []
+        options = [discord.SelectOption(label=self.action_label(game, seat, view, a, lang)[:100],
+                                        value=encode_action(a)) for a in fit[:MAX_CHOICES]]
+        items: list[discord.ui.Item] = [ActSelect(game.id, game.key_for(seat), seat, options,
+                                                  placeholder[:150], tag=tag)]
+        if len(fit) < len(acts) or len(fit) > MAX_CHOICES:
+            items.append(self.more_button(game, command, lang))
+        return items
+
+    # --- /<game> rules: a game words the command (``rules = rules_command(...)``, below) and
+    # names its topics with these hooks
+
+    no_topic_key = ""  # the catalogue's "no such topic" (default ``<kind>.bot.no_rules_topic``)
+
+    def topics(self, lang: str) -> list[tuple[str, str]]:
+        """Hook: ``(value, label)`` of every topic the autocomplete offers (``kind:name``)."""
+        return []
+
+    def topic_text(self, kind: str, name: str, lang: str) -> tuple[str, str] | None:
+        """Hook: the title and the text of the topic ``kind:name`` (None: no such topic)."""
+        return None
+
+    def typed_topic(self, text: str, lang: str) -> tuple[str, str]:
+        """Hook: ``(kind, name)`` of a topic typed without the autocomplete (no ``kind:``)."""
+        return "", text.lower()
+
+    def topic_of(self, topic: str, lang: str) -> tuple[str, str]:
+        """``(kind, name)``: the autocomplete's ``kind:name``, else what ``typed_topic`` makes
+        of the text."""
+        kind, _, name = topic.strip().lower().partition(":")
+        return (kind, name) if name else self.typed_topic(topic.strip(), lang)
+
+    @staticmethod
+    def named_topic(text: str, kinds) -> tuple[str, str]:
+        """``(kind, id)`` for the first of ``kinds`` (``(kind, ids, catalogue key of an id's
+        name)``) whose ids ``text`` names (an id, or its name in any language), else
+        ``("rule", text)``."""
+        for kind, ids, key in kinds:
+            if (name := resolve(text, ids, key)) is not None:
+                return kind, name
+        return "rule", text.lower()
+
+    async def send_rule(self, interaction: discord.Interaction, topic: str) -> None:
+        """``/<game> rules topic:``: the topic's title and text, privately."""
+        lang = reader_lang(interaction)
+        found = self.topic_text(*self.topic_of(topic, lang), lang)
+        if found is None:
+            missing = self.no_topic_key or f"{self.kind}.bot.no_rules_topic"
+            await send_ephemeral(interaction, t(missing, lang, topic=topic[:50]))
+            return
+        title, text = found
+        await send_ephemeral(interaction, embed=discord.Embed(title=title[:256],
+                                                              description=text[:4096]))
+
+    @quiet_autocomplete
+    async def topic_autocomplete(self, interaction: discord.Interaction, current: str):
+        """``/<game> rules``' autocomplete: the game's ``topics`` in the reader's language."""
+        return self.matching(((label, value) for value, label
+                              in self.topics(reader_lang(interaction))), current)
 
     async def _do(self, interaction: discord.Interaction, action: dict) -> None:
         """Slash-command path: apply, then confirm or explain in the interaction's first answer
@@ -377,3 +505,13 @@ class GameCog(commands.GroupCog):
             text = "\n".join(lines[-25:]) or t("bot.log_empty", lang)
             title = t("bot.log_title", lang)
             await send_ephemeral(interaction, f"**{title}**\n{text}"[:2000])
+
+
+def rules_command(description: str, topic: str) -> app_commands.Command:
+    """A game's ``/<game> rules topic:``, in the game's words (in its class: ``rules =
+    rules_command(...)``), answered by ``GameCog.send_rule`` from the game's topic hooks."""
+    command = app_commands.command(name="rules", description=description)(GameCog.send_rule)
+    # described once made, so a locale_str (as the decorators make of a str): translated
+    app_commands.describe(topic=app_commands.locale_str(topic))(command)
+    command.autocomplete("topic")(GameCog.topic_autocomplete)
+    return command

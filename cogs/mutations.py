@@ -15,19 +15,11 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from cogs.common import (
-    decode_action,
-    encode_action,
-    quiet_autocomplete,
-    reader_lang,
-    send_ephemeral,
-)
-from cogs.components import hint_id
-from cogs.game import MAX_CHOICES, GameCog
-from cogs.table import ActButton, ActSelect
-from cogs.translator import slash
+from cogs.common import decode_action, reader_lang
+from cogs.game import MAX_CHOICES, THREAD, TIMER, GameCog, Timer, rules_command
+from cogs.table import ActButton
 from host import HostError, LiveGame
-from messages import resolve, t
+from messages import t
 from messages.mutations import action_label, species_ref, trait_name
 
 TOPICS = ("turn", "development", "climate", "feeding", "extinction", "scoring", "divergence")
@@ -35,32 +27,11 @@ TOKENS = ("food", "burrow", "parasite")
 OWED = ("redirect", "eat", "scavenge", "lose")
 
 
-def _hint(game: LiveGame, command: str, lang: str) -> discord.ui.Button:
-    """A greyed button saying which slash command lists every choice of a full menu."""
-    text = t("mutations.bot.btn_more", lang, command=slash(f"mutations {command}", lang))
-    return discord.ui.Button(label=text[:80],
-                             style=discord.ButtonStyle.secondary, disabled=True,
-                             custom_id=hint_id(game.id, game.seq, command))
-
-
 class Mutations(GameCog, group_name="mutations",
                 group_description="Play Evolution: Random Mutations"):
     kind = "mutations"
 
     # --- the table ------------------------------------------------------------------------------
-
-    def _menu(self, game: LiveGame, seat: int, acts: list[dict], placeholder: str, tag: str,
-              view: dict, command: str, lang: str) -> list[discord.ui.Item]:
-        if not acts:
-            return []
-        names = game.names()
-        options = [discord.SelectOption(label=action_label(a, view, names, lang)[:100],
-                                        value=encode_action(a)) for a in acts[:MAX_CHOICES]]
-        items: list[discord.ui.Item] = [ActSelect(game.id, game.seq, seat, options,
-                                                  placeholder[:150], tag=tag)]
-        if len(acts) > MAX_CHOICES:
-            items.append(_hint(game, command, lang))
-        return items
 
     def action_label(self, game, seat, view, action, lang):
         return action_label(action, view, game.names(), lang)
@@ -74,9 +45,7 @@ class Mutations(GameCog, group_name="mutations",
         pend = view["pending"]
         for seat in game.awaiting():
             legal = rules.legal_actions(state, seat)
-            by = {}
-            for a in legal:
-                by.setdefault(a["type"], []).append(a)
+            by = self.by_type(legal)
             who = names[seat]
             if pend is not None and pend["player"] == seat:
                 kind = pend["kind"]
@@ -97,8 +66,8 @@ class Mutations(GameCog, group_name="mutations",
                     "lose": t("mutations.bot.select_lose", lang, player=who, species=where),
                 }
                 command = "graze" if kind == "graze" else "choose"
-                items += self._menu(game, seat, legal, placeholders[kind], kind, view, command,
-                                    lang)
+                items += self.menu(game, seat, legal, placeholders[kind], kind, view, command,
+                                   lang)
                 continue
             if state.phase == "development":
                 develop = by.get("develop", [])
@@ -108,21 +77,21 @@ class Mutations(GameCog, group_name="mutations",
                                            discord.ButtonStyle.success))
                 for use in ("trait", "animal", "split"):
                     acts = [a for a in develop if a["use"] == use]
-                    items += self._menu(game, seat, acts, t(f"mutations.bot.select_{use}", lang),
-                                        use, view, use, lang)
+                    items += self.menu(game, seat, acts, t(f"mutations.bot.select_{use}", lang),
+                                       use, view, use, lang)
             else:
                 tokens = [a for a in legal if a["type"] in TOKENS]
                 if len(tokens) <= MAX_CHOICES:
-                    items += self._menu(game, seat, tokens, t("mutations.bot.select_food", lang),
-                                        "token", view, "token", lang)
+                    items += self.menu(game, seat, tokens, t("mutations.bot.select_food", lang),
+                                       "token", view, "token", lang)
                 else:  # one menu per kind of token
                     for kind in TOKENS:
-                        items += self._menu(game, seat, by.get(kind, []), t(
+                        items += self.menu(game, seat, by.get(kind, []), t(
                             "mutations.bot.select_food_kind", lang,
                             token=t(f"mutations.token.{kind}", lang)), kind, view, "token", lang)
-                items += self._menu(game, seat, by.get("attack", []),
-                                    t("mutations.bot.select_attack", lang), "attack", view,
-                                    "attack", lang)
+                items += self.menu(game, seat, by.get("attack", []),
+                                   t("mutations.bot.select_attack", lang), "attack", view,
+                                   "attack", lang)
             if "pass" in by:
                 items.append(ActButton(game.id, game.seq, {"type": "pass"},
                                        t("mutations.bot.btn_pass", lang)))
@@ -145,32 +114,12 @@ class Mutations(GameCog, group_name="mutations",
 
     @app_commands.command(name="new", description="Open a Random Mutations lobby in this channel")
     @app_commands.describe(divergence="Expert rule: a new animal may split a species in two",
-                           timer="Turn timer in seconds (0 = off; default: the server's setting)",
-                           thread="Open the table in a new thread (default: the server's setting)")
+                           timer=TIMER, thread=THREAD)
     async def new(self, interaction: discord.Interaction, divergence: bool = False,
-                  timer: app_commands.Range[int, 0, 86400] | None = None,
-                  thread: bool | None = None) -> None:
+                  timer: Timer | None = None, thread: bool | None = None) -> None:
         await self.open_lobby(interaction, {"divergence": divergence}, timer, thread)
 
     # --- helpers for the action commands --------------------------------------------------------
-
-    def _choices(self, interaction: discord.Interaction, types, current: str,
-                 use: str | None = None) -> list[app_commands.Choice[str]]:
-        """Autocomplete: the caller's legal actions of these types (and this use), labelled as
-        the menus label them, each carrying the whole action (JSON) as its value."""
-        game, legal = self._legal(interaction)
-        if game is None or not legal:
-            return []
-        view = game.rules.view(game.state, None)
-        names = game.names()
-        lang = reader_lang(interaction)
-        out = []
-        for a in legal:
-            if a["type"] in types and (use is None or a.get("use") == use):
-                label = action_label(a, view, names, lang)
-                if current.lower() in label.lower():
-                    out.append(app_commands.Choice(name=label[:100], value=encode_action(a)))
-        return out[:MAX_CHOICES]
 
     def _action(self, interaction: discord.Interaction, text: str, types, build=None) -> dict:
         """The action a command option names: the autocomplete's JSON, or (when ``build`` is
@@ -187,12 +136,18 @@ class Mutations(GameCog, group_name="mutations",
         raise HostError("bad_option", detail=t("mutations.bot.choose_from_list",
                                                reader_lang(interaction)))
 
-    async def _develop(self, interaction: discord.Interaction, use: str, species: str) -> None:
+    async def _slash(self, interaction: discord.Interaction, text: str, build=None) -> None:
+        """An action command: the action its option names, of the types its ``extras`` name
+        (the autocomplete offers the caller's legal ones: ``GameCog.action_autocomplete``)."""
         async with self.refusing(interaction):
             self._game(interaction)
-            action = self._action(interaction, species, ("develop",),
-                                  lambda sid: {"type": "develop", "use": use, "species": sid})
-            await self._do(interaction, action)
+            types = interaction.command.extras["actions"]
+            await self._do(interaction, self._action(interaction, text, types, build))
+
+    async def _develop(self, interaction: discord.Interaction, species: str) -> None:
+        use = interaction.command.extras["use"]
+        await self._slash(interaction, species,
+                          lambda sid: {"type": "develop", "use": use, "species": sid})
 
     # --- development ----------------------------------------------------------------------------
 
@@ -200,35 +155,26 @@ class Mutations(GameCog, group_name="mutations",
     async def species(self, interaction: discord.Interaction) -> None:
         await self._do(interaction, {"type": "develop", "use": "species"})
 
-    @app_commands.command(name="trait", description="Development: your top card as a trait on one of your species")
+    @app_commands.command(name="trait", description="Development: your top card as a trait on one of your species",
+                          extras={"actions": ("develop",), "use": "trait"})
     @app_commands.describe(species="One of your species with a single animal")
+    @app_commands.autocomplete(species=GameCog.action_autocomplete)
     async def trait(self, interaction: discord.Interaction, species: str) -> None:
-        await self._develop(interaction, "trait", species)
+        await self._develop(interaction, species)
 
-    @trait.autocomplete("species")
-    @quiet_autocomplete
-    async def _trait_species(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("develop",), current, use="trait")
-
-    @app_commands.command(name="animal", description="Development: your top card as an animal for one of your species")
+    @app_commands.command(name="animal", description="Development: your top card as an animal for one of your species",
+                          extras={"actions": ("develop",), "use": "animal"})
     @app_commands.describe(species="One of your species below the population limit")
+    @app_commands.autocomplete(species=GameCog.action_autocomplete)
     async def animal(self, interaction: discord.Interaction, species: str) -> None:
-        await self._develop(interaction, "animal", species)
+        await self._develop(interaction, species)
 
-    @animal.autocomplete("species")
-    @quiet_autocomplete
-    async def _animal_species(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("develop",), current, use="animal")
-
-    @app_commands.command(name="split", description="Divergence: your top card splits one of your species in two")
+    @app_commands.command(name="split", description="Divergence: your top card splits one of your species in two",
+                          extras={"actions": ("develop",), "use": "split"})
     @app_commands.describe(species="The species to split")
+    @app_commands.autocomplete(species=GameCog.action_autocomplete)
     async def split(self, interaction: discord.Interaction, species: str) -> None:
-        await self._develop(interaction, "split", species)
-
-    @split.autocomplete("species")
-    @quiet_autocomplete
-    async def _split_species(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("develop",), current, use="split")
+        await self._develop(interaction, species)
 
     @app_commands.command(name="pass", description="Pass (Development: for the rest of the phase)")
     async def pass_(self, interaction: discord.Interaction) -> None:
@@ -243,29 +189,19 @@ class Mutations(GameCog, group_name="mutations",
 
     # --- feeding --------------------------------------------------------------------------------
 
-    @app_commands.command(name="token", description="Feeding: play a token from the centre on an animal")
+    @app_commands.command(name="token", description="Feeding: play a token from the centre on an animal",
+                          extras={"actions": TOKENS})
     @app_commands.describe(play="Token → animal (only the legal plays are offered)")
+    @app_commands.autocomplete(play=GameCog.action_autocomplete)
     async def token(self, interaction: discord.Interaction, play: str) -> None:
-        async with self.refusing(interaction):
-            self._game(interaction)
-            await self._do(interaction, self._action(interaction, play, TOKENS))
+        await self._slash(interaction, play)
 
-    @token.autocomplete("play")
-    @quiet_autocomplete
-    async def _token_play(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, TOKENS, current)
-
-    @app_commands.command(name="attack", description="Feeding: an unfed carnivore of yours attacks a species")
+    @app_commands.command(name="attack", description="Feeding: an unfed carnivore of yours attacks a species",
+                          extras={"actions": ("attack",)})
     @app_commands.describe(play="Attacker → target (only the legal attacks are offered)")
+    @app_commands.autocomplete(play=GameCog.action_autocomplete)
     async def attack(self, interaction: discord.Interaction, play: str) -> None:
-        async with self.refusing(interaction):
-            self._game(interaction)
-            await self._do(interaction, self._action(interaction, play, ("attack",)))
-
-    @attack.autocomplete("play")
-    @quiet_autocomplete
-    async def _attack_play(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, ("attack",), current)
+        await self._slash(interaction, play)
 
     @app_commands.command(name="graze", description="Grazing: destroy red food in the centre")
     @app_commands.describe(count="How many red food tokens to destroy (0 = none)")
@@ -273,75 +209,57 @@ class Mutations(GameCog, group_name="mutations",
                     count: app_commands.Range[int, 0, 99]) -> None:
         await self._do(interaction, {"type": "graze", "count": count})
 
-    @app_commands.command(name="choose", description="Answer a choice you owe: Mimicry, the animal eaten, Scavenger, parasites")
+    @app_commands.command(name="choose", description="Answer a choice you owe: Mimicry, the animal eaten, Scavenger, parasites",
+                          extras={"actions": OWED})
     @app_commands.describe(option="One of the choices offered")
+    @app_commands.autocomplete(option=GameCog.action_autocomplete)
     async def choose(self, interaction: discord.Interaction, option: str) -> None:
-        async with self.refusing(interaction):
+        def build(number: int) -> dict:  # a typed number: the choice owed now
             game = self._game(interaction)
             pend = game.state.pending if game.status == "active" else None
+            if pend is not None and pend["kind"] == "mimicry":
+                return {"type": "redirect", "target": number}
+            kind = {"eat": "eat", "scavenge": "scavenge", "lose": "lose"}.get(
+                (pend or {}).get("kind"), "eat")
+            return {"type": kind, "animal": number}
 
-            def build(number: int) -> dict:
-                if pend is not None and pend["kind"] == "mimicry":
-                    return {"type": "redirect", "target": number}
-                kind = {"eat": "eat", "scavenge": "scavenge", "lose": "lose"}.get(
-                    (pend or {}).get("kind"), "eat")
-                return {"type": kind, "animal": number}
-
-            await self._do(interaction, self._action(interaction, option, OWED, build))
-
-    @choose.autocomplete("option")
-    @quiet_autocomplete
-    async def _choose_option(self, interaction: discord.Interaction, current: str):
-        return self._choices(interaction, OWED, current)
+        await self._slash(interaction, option, build)
 
     # --- information ----------------------------------------------------------------------------
 
-    @app_commands.command(name="rules", description="Read a rule: the phases, scoring, Divergence, a trait")
-    @app_commands.describe(topic="A phase, scoring, divergence or a trait")
-    async def rules(self, interaction: discord.Interaction, topic: str) -> None:
-        from engine.mutations.data import TRAITS, trait
+    rules = rules_command("Read a rule: the phases, scoring, Divergence, a trait",
+                          topic="A phase, scoring, divergence or a trait")
 
-        lang = reader_lang(interaction)
-        kind, _, name = topic.strip().lower().partition(":")
-        if not name:  # typed without the autocomplete: "feeding", "carnivore", "Carnivoro"
-            wanted = topic.strip()
-            name = resolve(wanted, TRAITS, "mutations.trait.{id}.name")
-            if name is not None:
-                kind = "trait"
-            else:
-                name = resolve(wanted, TOPICS, "mutations.rules.{id}_title") or kind
-                kind = "rule"
-        if kind == "rule" and name in TOPICS:
-            title = t(f"mutations.rules.{name}_title", lang)
-            text = t(f"mutations.rules.{name}", lang)
-        elif kind == "trait" and name in TRAITS:
-            info = trait(name)
-            title = t("mutations.rules.trait_title", lang, trait=trait_name(name, lang))
-            text = t(f"mutations.trait.{name}.text", lang)
-            extra = []
-            if info.food:
-                extra.append(t("mutations.rules.food_bonus", lang, food=info.food))
-            if info.dark:
-                extra.append(t("mutations.rules.negative", lang))
-            if extra:
-                title += f" ({', '.join(extra)})"
-        else:
-            await send_ephemeral(interaction, t("mutations.bot.no_rules_topic", lang,
-                                                topic=topic[:50]))
-            return
-        await send_ephemeral(interaction, embed=discord.Embed(title=title[:256], description=text))
-
-    @rules.autocomplete("topic")
-    @quiet_autocomplete
-    async def _rules_topic(self, interaction: discord.Interaction, current: str):
+    def topics(self, lang: str) -> list[tuple[str, str]]:
         from engine.mutations.data import TRAITS
 
-        lang = reader_lang(interaction)
-        topics = [(f"rule:{x}", t(f"mutations.rules.{x}_title", lang)) for x in TOPICS]
-        topics += [(f"trait:{x}", trait_name(x, lang)) for x in TRAITS]
-        return [app_commands.Choice(name=label, value=value) for value, label in topics
-                if current.lower() in label.lower()][:MAX_CHOICES]
+        return ([(f"rule:{x}", t(f"mutations.rules.{x}_title", lang)) for x in TOPICS]
+                + [(f"trait:{x}", trait_name(x, lang)) for x in TRAITS])
 
+    def typed_topic(self, text: str, lang: str) -> tuple[str, str]:
+        """"feeding", "carnivore", "Carnivoro": a trait or a rule named in any language."""
+        from engine.mutations.data import TRAITS
+
+        return self.named_topic(text, [("trait", TRAITS, "mutations.trait.{id}.name"),
+                                       ("rule", TOPICS, "mutations.rules.{id}_title")])
+
+    def topic_text(self, kind: str, name: str, lang: str) -> tuple[str, str] | None:
+        from engine.mutations.data import TRAITS, trait
+
+        if kind == "rule" and name in TOPICS:
+            return t(f"mutations.rules.{name}_title", lang), t(f"mutations.rules.{name}", lang)
+        if kind != "trait" or name not in TRAITS:
+            return None
+        info = trait(name)
+        title = t("mutations.rules.trait_title", lang, trait=trait_name(name, lang))
+        extra = []
+        if info.food:
+            extra.append(t("mutations.rules.food_bonus", lang, food=info.food))
+        if info.dark:
+            extra.append(t("mutations.rules.negative", lang))
+        if extra:
+            title += f" ({', '.join(extra)})"
+        return title, t(f"mutations.trait.{name}.text", lang)
 
 async def setup(bot) -> None:
     await bot.add_cog(Mutations(bot))
