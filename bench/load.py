@@ -6,8 +6,9 @@
 Starts the fake Discord (``fakediscord``: REST + gateway on 127.0.0.1), the bot in
 ``--processes`` OS processes (``python -m fakediscord.launcher``: the unmodified
 ``cogs.bot.DarwinBot``, token "fake", its share of the ``--shards`` shards, the database),
-creates the guilds and channels, opens ``--games`` Cubosaurs games (a fake person and an AI
-seat each, AI delay 0) and plays them at ``--rate`` interactions per second for at most
+creates the guilds and channels, opens ``--games`` games (``--kinds``: Cubosaurs by default,
+``all`` for the four in turn; a fake person and AI seats each, AI delay 0; ``--to-end N``:
+the first N are served first, to be played to their end) and plays them at ``--rate`` interactions per second for at most
 ``--seconds``. Prints ``NAME VALUE UNIT``:
 
 * ``load.interaction_p50_ms`` / ``_p99_ms``: INTERACTION_CREATE sent -> the bot's first
@@ -22,7 +23,9 @@ seat each, AI delay 0) and plays them at ``--rate`` interactions per second for 
   edits through an interaction's token); ``load.moves_per_s_at_global_limit``: 50 / the
   first, the moves a second the whole bot could sustain before Discord throttles it;
 * ``load.gc_max_pause_ms``: the longest garbage-collection pause in a bot process (timed
-  with ``gc.callbacks``; ``load.gc_full_collections``: how many full ones);
+  with ``gc.callbacks``, wall clock; ``load.gc_max_pause_cpu_ms``: the collecting thread's
+  CPU time in it, which a machine shared with other work does not inflate;
+  ``load.gc_full_collections``: how many full ones);
 * ``load.rss_mb_per_1000_games``: the bot processes' RSS grown during the run, per 1000
   games started (``load.rss_mb``: their RSS at the end of the run);
 
@@ -108,7 +111,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120.0, help="the run's time limit")
     parser.add_argument("--seed", type=int, default=1,
                         help="the seed of the games and of the players' choices (default: 1)")
-    parser.add_argument("--ais", type=int, default=1, help="AI seats per game")
+    parser.add_argument("--ais", type=int, default=1,
+                        help="AI seats per game (at least as many as the game needs)")
+    parser.add_argument("--kinds", default="cubosaurs",
+                        help="the games, in turn over the tables: a comma-separated list, or "
+                             "'all' (default: cubosaurs)")
+    parser.add_argument("--to-end", type=int, default=0,
+                        help="the first N games are served first, to be played to their end")
     parser.add_argument("--rate-limit-share", type=float, default=0.05,
                         help="share of REST calls answered 429 (callbacks excepted)")
     parser.add_argument("--diagnose", action="store_true",
@@ -126,12 +135,18 @@ def main(argv: list[str] | None = None) -> int:
             print("This checkout's store has no PostgreSQL backend yet ([storage] database_url "
                   "would be ignored): run with --db sqlite", file=sys.stderr)
             return 2
+    from engine.core import game_kinds
+
+    kinds = tuple(game_kinds()) if args.kinds == "all" else tuple(args.kinds.split(","))
+    unknown = [k for k in kinds if k not in game_kinds()]
+    if unknown:
+        parser.error(f"unknown games: {', '.join(unknown)}")
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="darwin-load-"))
     cfg = LoadConfig(guilds=args.guilds, games=args.games, shards=args.shards,
                      processes=args.processes, db=args.db, rate=args.rate,
                      seconds=args.seconds, seed=args.seed, ais=args.ais,
                      rate_limit_share=args.rate_limit_share, workdir=workdir,
-                     diagnose=args.diagnose)
+                     diagnose=args.diagnose, kinds=kinds, to_end=args.to_end)
     print(f"# workdir {workdir}", flush=True)
     started = time.monotonic()
     with contextlib.ExitStack() as stack:

@@ -586,9 +586,9 @@ class TableListener:
             try:
                 await editor.edit_original_response(**kwargs)
                 return
-            except discord.NotFound:
-                raise
             except discord.HTTPException as exc:  # its token expired...: the channel's way
+                if isinstance(exc, discord.NotFound) and exc.code == 10008:
+                    raise  # the message itself is gone
                 log.info("game %s: editing through a press failed (%s)", table.game_id, exc)
                 table.editors.pop(message_id, None)
         await channel.get_partial_message(message_id).edit(**kwargs)

@@ -2,10 +2,15 @@
 and the end checks (``bench/load.py`` is its command line; ``tests/test_load_sockets.py``
 runs a small one).
 
-Games are Cubosaurs (the cheapest full game to drive by commands): one fake person per game
-and AI seats (AI delay 0). A person plays from the table's latest message, as a person
+Games are Cubosaurs by default (the cheapest full game to drive by commands), or any mix of
+the four games (``kinds``): one fake person per game and AI seats (AI delay 0; as many as the
+game needs at least). A Cubosaurs person plays from the table's latest message, as a person
 would: the **Keep** button or ``/cubosaurs keep``, or **Pass…** (a private menu) and then
-the menu or ``/cubosaurs pass card:…``. Every interaction is paced at ``rate`` per second
+the menu or ``/cubosaurs pass card:…``. In the other games (EVO's card windows and
+Climate's secret steps included) the person presses a button or chooses in a menu of the
+live table drawn for them, and when the table awaits them with nothing to press (EVO's bids
+and moves, Climate's private panel) asks ``/<game> hint`` and presses its **Play** button.
+The first ``to_end`` games are served first, so that they are played to their end. Every interaction is paced at ``rate`` per second
 over all games. An interaction's latency is from its INTERACTION_CREATE leaving the fake to
 the bot's first REST call about it arriving.
 
@@ -38,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ACT = re.compile(r"dw:a:(\d+):(\d+):(\{.*\})")
 CHOICE = re.compile(r"dw:c:(\d+):(\d+):(\d+):pass")
 LOBBY = re.compile(r"dw:l:(\d+):(\w+)")
+SELECT = re.compile(r"dw:s:(\d+):(\d+):(\d+)")
 
 
 @dataclass
@@ -60,6 +66,8 @@ class LoadConfig:
     settle_seconds: float = 20.0
     reconnect_after: float | None = None  # drop shard 0's socket then: the bot resumes
     diagnose: bool = False  # the bots log long garbage collections and event-loop stalls
+    kinds: tuple[str, ...] = ("cubosaurs",)  # the games, in turn over the tables
+    to_end: int = 0  # the first tables are served first: played to their end
 
 
 def components(message: dict | None) -> list[dict]:
@@ -92,6 +100,11 @@ class Table:
     queued: bool = False
     ais_added: int = 0
     live: bool = False  # its table has been posted
+    kind: str = "cubosaurs"
+    name: str = ""  # the person's name (the table names whom it awaits)
+    ais: int = 1
+    hinted: str = ""  # the table's text when the person last asked for a hint
+    first: bool = False  # served first (played to its end)
     sent_at: float = 0.0
     moves: list[tuple[Interaction, str, dict]] = field(default_factory=list)
     acked: list[dict] = field(default_factory=list)
@@ -128,6 +141,10 @@ class Driver:
             user = self.fake.create_user(f"player-{i}")
             guild.add_member(user)
             table = Table(i, guild.id, channel, user, random.Random(rnd.getrandbits(64)))
+            table.kind = self.cfg.kinds[i % len(self.cfg.kinds)]
+            table.name = f"player-{i}"
+            table.ais = max(self.cfg.ais, min_players(table.kind) - 1)
+            table.first = i < self.cfg.to_end
             self.tables.append(table)
             self.by_channel[channel] = table
 
@@ -136,7 +153,10 @@ class Driver:
     def _enqueue(self, table: Table) -> None:
         if not table.queued and table.stage != "over":
             table.queued = True
-            self.ready.append(table)
+            if table.first:
+                self.ready.appendleft(table)
+            else:
+                self.ready.append(table)
 
     def _on_message(self, message: dict, created: bool) -> None:
         table = self.by_channel.get(int(message["channel_id"]))
@@ -144,13 +164,15 @@ class Driver:
             return
         ids = custom_ids(message)
         seq = self._table_seq(table, message)
-        if seq is not None:
+        if seq is not None or (table.kind != "cubosaurs" and message.get("content")):
             table.live = True
         if seq is not None and seq > table.seq_done:
             self._clear(table)  # a new position: the person may act
         elif table.game_id is not None and f"dw:rm:{table.game_id}" in ids:
             table.stage = "over"
             table.pending = None
+        elif table.kind != "cubosaurs" and table.pending is None:
+            self._enqueue(table)  # the table changed: maybe it awaits the person
 
     def _on_response(self, record: Interaction) -> None:
         table, kind = self.kind_of.get(record.id, (None, ""))
@@ -177,9 +199,19 @@ class Driver:
             return
         if table.pending is not record:
             return
+        if kind == "play" and record.response_type in (6, 7):
+            self._clear(table)  # taken (answered by the table itself): look again
+            return
         if kind == "menu" and any(c.get("type") == 3 for c in components(record.original)):
             table.menu = record
             self._clear(table)
+        elif kind == "hint":
+            if any(ACT.match(c) for m in [record.original, *record.followups]
+                   for c in custom_ids(m)):
+                table.menu = record  # the hint's Play button: pressed next
+                self._clear(table)
+            elif refused:
+                table.pending = None  # not awaited after all: the next change of the table
         elif refused:
             self.refusals[record.id] = record.ephemeral_texts[-1]
             table.pending = None  # refused (a stale position...): the sweep looks again
@@ -211,7 +243,7 @@ class Driver:
             return None
         if table.stage == "new":
             table.stage = "ai"
-            return await self._send(table, "new", fake.slash(uid, cid, "cubosaurs new"))
+            return await self._send(table, "new", fake.slash(uid, cid, f"{table.kind} new"))
         lobby = fake.last_message(cid, with_components=True)
         if table.stage in ("ai", "start"):
             ids = custom_ids(lobby)
@@ -221,13 +253,15 @@ class Driver:
                 return None  # the lobby is not posted yet
             table.game_id = int(LOBBY.match(target).group(1))
             table.ais_added += verb == "ai"
-            if verb == "ai" and table.ais_added >= self.cfg.ais:
+            if verb == "ai" and table.ais_added >= table.ais:
                 table.stage = "start"
             elif verb == "start":
                 table.stage = "play"
             return await self._send(table, verb, fake.click(uid, lobby, target))
         if table.stage != "play":
             return None
+        if table.kind != "cubosaurs":
+            return await self.step_any(table)
         if table.menu is not None:  # the Pass… menu is open: choose in it or by command
             menu, table.menu = table.menu.original, None
             select = next((c for c in components(menu) if c.get("type") == 3), None)
@@ -259,6 +293,54 @@ class Driver:
                                     {"type": "keep"})
         if passing:
             return await self._send(table, "menu", fake.click(uid, message, passing))
+        return None
+
+    async def step_any(self, table: Table) -> Interaction | None:
+        """Any game: a button or menu of the live table drawn for the person's seat (0: the
+        creator sits first), else, when the table names them among the awaited, the hint's
+        Play button."""
+        fake, uid, cid = self.fake, table.user_id, table.channel_id
+        if table.menu is not None:  # a private reply: the hint's Play button
+            record, table.menu = table.menu, None
+            for message in [record.original, *record.followups]:
+                for c in custom_ids(message):
+                    m = ACT.match(c)
+                    if m and int(m.group(1)) == table.game_id:
+                        return await self._send(table, "play", fake.click(uid, message, c),
+                                                json.loads(m.group(3)), press=True)
+            return None
+        message = next((m for m in reversed(fake.channel_messages(cid))
+                        if not m.get("flags", 0) & EPHEMERAL), None)
+        if message is None:
+            return None
+        ids = custom_ids(message)
+        if table.game_id is not None and f"dw:rm:{table.game_id}" in ids:
+            table.stage = "over"
+            return None
+        choices = []
+        for c in components(message):
+            cid_ = c.get("custom_id") or ""
+            m = ACT.match(cid_)
+            if m and int(m.group(1)) == table.game_id and int(m.group(2)) > table.seq_done:
+                choices.append((int(m.group(2)), c, None))
+            m = SELECT.match(cid_)
+            if m and int(m.group(1)) == table.game_id and int(m.group(3)) == 0 \
+                    and int(m.group(2)) > table.seq_done and c.get("options"):
+                choices.append((int(m.group(2)), c, table.rnd.choice(c["options"])["value"]))
+        if choices:
+            seq, c, value = table.rnd.choice(choices)
+            table.seq_done = seq
+            if value is None:
+                action = json.loads(ACT.match(c["custom_id"]).group(3))
+                return await self._send(table, "play", fake.click(uid, message, c["custom_id"]),
+                                        action, press=True)
+            return await self._send(table, "play", fake.select(
+                uid, message, c["custom_id"], [value]), json.loads(value), press=True)
+        content = message.get("content") or ""
+        footer = content.splitlines()[-1] if content else ""
+        if table.name in footer and content != table.hinted:
+            table.hinted = content  # awaited with nothing to press: ask for a hint, once
+            return await self._send(table, "hint", fake.slash(uid, cid, f"{table.kind} hint"))
         return None
 
     async def _send(self, table: Table, kind: str, coro, action: dict | None = None,
@@ -337,6 +419,12 @@ class Driver:
 # --- the bot's processes -----------------------------------------------------------------------
 
 
+def min_players(kind: str) -> int:
+    from engine.core import get_game
+
+    return get_game(kind).min_players
+
+
 def bot_is_sharded() -> bool:
     """DarwinBot runs several shards in a process (and the host only its shards' games, so
     processes may share one database)."""
@@ -365,7 +453,8 @@ def bot_config(cfg: LoadConfig, process: int, shard_ids: list[int]) -> dict:
     config["storage"]["database"] = str(cfg.workdir / sqlite_name(cfg, process))
     if cfg.db == "postgresql":
         config["storage"]["database_url"] = cfg.database_url
-    config["games"].update(ai_delay=0, turn_timer=0)
+    # ai_workers 0: a hint is the strong level's choice (no search process on this machine)
+    config["games"].update(ai_delay=0, turn_timer=0, ai_workers=0)
     config["logging"]["level"] = cfg.log_level
     return config
 
@@ -414,6 +503,8 @@ def gc_pauses(cfg: LoadConfig) -> dict:
         with contextlib.suppress(OSError, ValueError):
             reports.append(json.loads(path.read_text()))
     return {"max_ms": max((r["max_ms"] for r in reports), default=float("nan")),
+            "max_cpu_ms": max((r.get("max_cpu_ms", float("nan")) for r in reports),
+                              default=float("nan")),
             "gen2": sum(r["count_by_gen"][2] for r in reports),
             "by_gen": [max((r["max_ms_by_gen"][g] for r in reports), default=0.0)
                        for g in range(3)]}
@@ -459,6 +550,22 @@ async def open_store(cfg: LoadConfig, process: int):
     return await Store.open(cfg.workdir / sqlite_name(cfg, process))
 
 
+def person_moves(stored: list[dict], acked: list[dict], windows: bool) -> list[dict]:
+    """The person's own moves among those stored under their seat: in a game with card
+    windows the bot passes for them there (auto-pass), so a stored ``pass`` that no
+    acknowledged move matches (in order) is the bot's; anything else stays and is a fault."""
+    if not windows:
+        return stored
+    out, k = [], 0
+    for action in stored:
+        if k < len(acked) and action == acked[k]:
+            out.append(action)
+            k += 1
+        elif action.get("type") != "pass":
+            out.append(action)
+    return out
+
+
 async def check_store(driver: Driver, cfg: LoadConfig) -> dict:
     """Every acknowledged move stored (each person's stored moves are exactly the
     acknowledged ones, in order) and every game's stored state equal to its replay."""
@@ -487,6 +594,8 @@ async def check_store(driver: Driver, cfg: LoadConfig) -> dict:
             options, lobby, stored = row.decoded()
             rows = [r for r in await store.actions(table.game_id) if r.seq <= row.seq]
             mine = [r.action for r in rows if r.actor == str(table.user_id)]
+            # the bot's auto-passes in a card window (EVO) are stored under the person's seat
+            mine = person_moves(mine, table.acked, hasattr(get_game(row.kind), "card_window"))
             result["moves_acked"] += len(table.acked)
             result["moves_stored"] += len(mine)
             if mine != table.acked:
@@ -616,6 +725,7 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         "load.moves_per_s_at_global_limit": 50 / global_per_move if global_per_move
         else float("inf"),
         "load.gc_max_pause_ms": pauses["max_ms"],
+        "load.gc_max_pause_cpu_ms": pauses["max_cpu_ms"],
         "load.gc_full_collections": pauses["gen2"],
         "load.rss_mb": rss_after,
         "load.bot_cpu_s": cpu,
@@ -623,6 +733,11 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         "load.rss_mb_per_1000_games": (rss_after - rss_before) / live * 1000 if live else 0.0,
         "load.games_started": live,
         "load.games_over": sum(1 for t in driver.tables if t.stage == "over"),
+        **{f"load.games_over.{k}": sum(1 for t in driver.tables
+                                       if t.kind == k and t.stage == "over")
+           for k in (cfg.kinds if len(cfg.kinds) > 1 else ())},
+        **{f"load.moves_acked.{k}": sum(len(t.acked) for t in driver.tables if t.kind == k)
+           for k in (cfg.kinds if len(cfg.kinds) > 1 else ())},
         "load.moves_acked": acked,
         "load.unanswered": len(driver.sent) - len(answered),
         "load.refused": len(driver.refusals),

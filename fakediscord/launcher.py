@@ -94,8 +94,10 @@ class GcPauses:
         import time
 
         self.clock = time.perf_counter
-        self.started = 0.0
+        self.cpu = time.thread_time  # the collecting thread's CPU: what a busy machine adds
+        self.started = self.cpu_started = 0.0  # to the wall-clock pause is not the GC's
         self.max_ms = [0.0, 0.0, 0.0]
+        self.max_cpu_ms = [0.0, 0.0, 0.0]
         self.count = [0, 0, 0]
         self.total_ms = 0.0
         gc.callbacks.append(self.callback)
@@ -103,15 +105,19 @@ class GcPauses:
     def callback(self, phase: str, info: dict) -> None:
         if phase == "start":
             self.started = self.clock()
+            self.cpu_started = self.cpu()
             return
         ms = (self.clock() - self.started) * 1000
         gen = info["generation"]
+        self.max_cpu_ms[gen] = max(self.max_cpu_ms[gen], (self.cpu() - self.cpu_started) * 1000)
         self.count[gen] += 1
         self.total_ms += ms
         self.max_ms[gen] = max(self.max_ms[gen], ms)
 
     def write(self, path: Path) -> None:
         path.write_text(json.dumps({"max_ms": max(self.max_ms), "max_ms_by_gen": self.max_ms,
+                                    "max_cpu_ms": max(self.max_cpu_ms),
+                                    "max_cpu_ms_by_gen": self.max_cpu_ms,
                                     "count_by_gen": self.count, "total_ms": self.total_ms}))
 
 
