@@ -269,3 +269,38 @@ def test_the_host_entry_point_uses_these_players():
     state = G.new_game(seats(4), 3, {"advanced": True})
     p = G.to_act(state)[0]
     assert ai_action(G, state, p, "fast") == choose_action(G, state, p, "fast")
+
+
+# --- strategic kinds (issue 22) -----------------------------------------------------------------
+
+def test_strategic_kinds_name_keep_pass_and_every_tile():
+    from engine.cubosaurs.data import TILES
+
+    assert set(ai.STRATEGIC) == {"keep", "pass"} | {f"buy:{t}" for t in TILES}
+    state = debt_position()
+    view = G.view(state, 0)
+    for a in G.legal_actions(state, 0):  # whom a token is taken from: no kind
+        assert ai.strategic_kinds(view, a) == ()
+    seen = set()
+    for state in positions(40, 17):
+        p = G.to_act(state)[0]
+        view = G.view(state, p)
+        for a in G.legal_actions(state, p):
+            got = ai.strategic_kinds(view, a)
+            assert set(got) <= set(ai.STRATEGIC), (a, got)
+            seen.update(got)
+    assert {"keep", "pass"} <= seen and any(k.startswith("buy:") for k in seen)
+
+
+def test_fast_buys_an_interactive_tile_when_it_is_clearly_good():
+    """Stealing the leader's third Pentaceratops completes our set (the steal tile, 4 tokens)
+    and breaks theirs."""
+    state = scenario(3, seed=8, advanced=True, tokens=[4, 0, 0], current=0, hand=["trex-3"],
+                     offer=["steal", "draw"],
+                     collections={0: ["penta-1", "penta-2", "trex-1", "trex-2"],
+                                  1: ["penta-3", "penta-4", "penta-5", "bronto-1"],
+                                  2: ["ptero-3", "stego-3"]})
+    legal = G.legal_actions(state, 0)
+    action = choose_action(G, state, 0, "fast")
+    assert action in legal and ai.strategic_kinds(G.view(state, 0), action) == ("buy:steal",)
+    assert action["target"] == 1 and action["card"].startswith("penta")

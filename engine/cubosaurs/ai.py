@@ -56,6 +56,7 @@ from engine.search import SearchPolicy, relative
 
 __all__ = [
     "LEVELS",
+    "STRATEGIC",
     "FastPolicy",
     "Params",
     "Policy",
@@ -65,9 +66,33 @@ __all__ = [
     "decision_seed",
     "fast_decide",
     "policy_for",
+    "strategic_kinds",
 ]
 
 KEEP = {"type": "keep"}
+
+
+# --- strategic action kinds (engine/ai.py: every level but random uses each where good) ------
+#
+# Keeping the hand, passing it on (adding a card), and every DNA tile of the advanced rules
+# bought (the interactive ones included: destroying, stealing, giving, swapping a card). Not
+# listed: which creditor a token is taken from (owed, not chosen: only from whom), and which
+# card is added to a passed hand (every pass adds one).
+STRATEGIC = {
+    "keep": "keep the hand in play (its cards join the collection)",
+    "pass": "pass the hand on, adding a card of the collection",
+    **{f"buy:{t}": f"advanced: buy the DNA tile {t.replace('_', ' ')}" for t in TILES},
+}
+
+
+def strategic_kinds(view: dict, a: dict) -> tuple[str, ...]:
+    """The strategic kinds of action ``a`` (see :data:`STRATEGIC`)."""
+    kind = a["type"]
+    if kind == "buy":
+        return (f"buy:{a['tile']}",)
+    if kind in ("keep", "pass"):
+        return (kind,)
+    return ()
 
 # --- the card and tile numbers, as small tables -----------------------------------------------
 
