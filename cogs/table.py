@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import copy
 import logging
 from collections import deque
 from dataclasses import dataclass, field
@@ -340,6 +341,23 @@ class Table:
     editors: dict[int, tuple[discord.Interaction, float]] = field(default_factory=dict)
 
 
+# what an edit through an interaction's token never reads: a kept editor drops them (the
+# pressed message and the raw payload are a hundred objects or so, for every table, that the
+# garbage collector's full passes would walk)
+_NOT_FOR_EDITS = ("message", "data", "user", "entitlements", "_cs_response", "_cs_followup",
+                  "_cs_command", "_cs_namespace", "_original_response")
+
+
+def slim(interaction: discord.Interaction) -> discord.Interaction:
+    """A copy of ``interaction`` that can still edit its original response and holds nothing
+    else of the press."""
+    copied = copy.copy(interaction)
+    for name in _NOT_FOR_EDITS:
+        with contextlib.suppress(AttributeError):
+            delattr(copied, name)
+    return copied
+
+
 @dataclass
 class Press:
     """A press being handled (:meth:`TableListener.pressing`): its own commit claims its
@@ -567,7 +585,7 @@ class TableListener:
 
     def _keep_editor(self, table: Table, message_id: int,
                      interaction: discord.Interaction) -> None:
-        table.editors[message_id] = (interaction, self.pacer.now() + EDITOR_SECONDS)
+        table.editors[message_id] = (slim(interaction), self.pacer.now() + EDITOR_SECONDS)
 
     def _editor(self, table: Table, message_id: int) -> discord.Interaction | None:
         found = table.editors.get(message_id)

@@ -100,6 +100,8 @@ async def test_the_writer_edits_through_the_last_press(simcord_env):
         # the live message, when pressed, has its editor: a later edit is no channel call
         if table.live_id == stored.id:
             assert stored.id in table.editors
+            # kept slim: the token and what an edit needs, not the pressed message's objects
+            assert not hasattr(table.editors[stored.id][0], "message")
     patches = [w for w in writes.writes if w[1] == "PATCH"]
     # channel edits only for messages nobody pressed (a retired one's last text, at most)
     assert len(patches) <= len(writes.posts()), (patches, writes.posts())
