@@ -86,9 +86,48 @@ class EvoState(SavedState):
         return len(self.seats)
 
     def clone(self) -> EvoState:
+        """An independent copy (a searcher copies a state for every simulated move): the flat
+        lists sliced, the lists of lists and of flat dicts copied one level down, the nested
+        dicts (effects, auction, history, result) with ``json_copy``."""
         s = EvoState.__new__(EvoState)
-        for name in self.__slots__:
-            setattr(s, name, json_copy(getattr(self, name)))
+        s.seats = self.seats  # never changed after the setup
+        s.options = self.options  # never changed after the setup
+        s.seed = self.seed
+        s.rng = self.rng
+        s.turn = self.turn
+        s.phase = self.phase
+        s.stage = self.stage
+        s.order = self.order[:]
+        s.climate = self.climate
+        s.meteor = self.meteor
+        s.occ = self.occ[:]
+        s.mp = self.mp[:]
+        s.genes = [g[:] for g in self.genes]
+        s.hands = [h[:] for h in self.hands]
+        s.locked = [h[:] for h in self.locked]
+        s.deck = self.deck[:]
+        s.discard = self.discard[:]
+        s.bag = self.bag[:]
+        s.gene_discard = self.gene_discard[:]
+        s.effects = json_copy(self.effects) if self.effects else {}
+        w = self.window
+        if w is not None:  # {"at", "asked", "answered", "round"}: its lists one level deep
+            w = {k: v[:] if type(v) is list else v for k, v in w.items()}
+        s.window = w
+        s.cur = self.cur
+        s.steps = self.steps
+        s.births = self.births
+        s.newborn = self.newborn[:]
+        s.pending = [x if x is None else x[:] for x in self.pending]  # None or [cold, hot]
+        s.lost = self.lost[:]
+        s.auction = None if self.auction is None else json_copy(self.auction)
+        s.result = None if self.result is None else json_copy(self.result)
+        r = self.retrievable
+        s.retrievable = None if r is None else r.copy()  # {"card", "player"}
+        s.history = json_copy(self.history)
+        s.step = self.step
+        s.keys = self.keys[:]
+        s.answers = [a if a is None else a.copy() for a in self.answers]  # flat actions
         return s
 
     @classmethod
