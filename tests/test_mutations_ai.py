@@ -167,5 +167,6 @@ def test_expert_searches_from_its_view_and_plays_to_the_end(quick_expert):
     v, legal = G.view(state, p), G.legal_actions(state, p)
     ex = ExpertPolicy()
     first = ex.choose(v, legal, view_seed(v))
-    assert first in legal and ex.search.stats["iterations"] == 24
+    # (the search stops once no challenger can beat the strong choice: 24 at most)
+    assert first in legal and 0 < ex.search.stats["iterations"] <= 24
     assert ExpertPolicy().choose(v, legal, view_seed(v)) == first
