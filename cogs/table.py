@@ -539,11 +539,13 @@ class TableListener:
                     await interaction.edit_original_response(**edit)
                 else:
                     await interaction.response.edit_message(**edit)
-            except discord.HTTPException as exc:
-                log.warning("game %s: a press could not edit the table (%s): the writer will",
+            except Exception as exc:  # an HTTP error, a lost connection...: the table stays
+                log.warning("game %s: a press could not edit the table (%r): the writer will",
                             table.game_id, exc)
                 undo()
-                return False
+                if isinstance(exc, discord.HTTPException):
+                    return False
+                raise
             if message_id == table.live_id:
                 self._keep_editor(table, message_id, interaction)
             return True

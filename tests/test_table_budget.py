@@ -10,7 +10,7 @@ import copy
 from simcord.results import to_discord_message
 
 from tests.conftest import ChannelWrites, flush
-from tests.test_discord_cubosaurs import open_table
+from tests.test_discord_cubosaurs import fix_seed, open_table
 
 
 def custom_ids(message) -> list[str]:
@@ -41,7 +41,11 @@ def act_button(message, game):
     return next(c for c in custom_ids(message) if c.startswith(f"dw:a:{game.id}:{game.seq}:"))
 
 
-async def start(env, ais=1):
+SEED = 3
+
+
+async def start(env, monkeypatch, ais=1):
+    fix_seed(monkeypatch, SEED)  # the same game every run
     guild = env.create_guild()
     channel = guild.create_text_channel("cubes")
     ann = guild.add_member(env.create_user("ann"))
@@ -62,9 +66,9 @@ def kind_of(result) -> str:
     return str(result._interaction.response_kind)
 
 
-async def test_a_press_on_the_live_table_is_one_update_and_no_channel_call(simcord_env):
+async def test_a_press_on_the_live_table_is_one_update_and_no_channel_call(simcord_env, monkeypatch):
     env = simcord_env
-    channel, ann, game, seat = await start(env)
+    channel, ann, game, seat = await start(env, monkeypatch)
     writes = ChannelWrites(env)
     before = game.seq
     stored, table = live_message(env, channel, game)
@@ -82,9 +86,9 @@ async def test_a_press_on_the_live_table_is_one_update_and_no_channel_call(simco
         assert all(f":{game.seq}:" in c for c in custom_ids(stored) if c.startswith("dw:a:"))
 
 
-async def test_the_writer_edits_through_the_last_press(simcord_env):
+async def test_the_writer_edits_through_the_last_press(simcord_env, monkeypatch):
     env = simcord_env
-    channel, ann, game, seat = await start(env)
+    channel, ann, game, seat = await start(env, monkeypatch)
     listener = env.bot.listener
     writes = ChannelWrites(env)
     for _ in range(6):
@@ -108,9 +112,9 @@ async def test_the_writer_edits_through_the_last_press(simcord_env):
     assert listener.idle()
 
 
-async def test_a_move_and_the_ai_reply_within_the_pacers_delay_make_one_edit(simcord_env):
+async def test_a_move_and_the_ai_reply_within_the_pacers_delay_make_one_edit(simcord_env, monkeypatch):
     env = simcord_env
-    channel, ann, game, seat = await start(env)
+    channel, ann, game, seat = await start(env, monkeypatch)
     listener = env.bot.listener
     stored, table = live_message(env, channel, game)
     table.editors.clear()  # nobody pressed: edits are channel calls, counted below
@@ -126,13 +130,13 @@ async def test_a_move_and_the_ai_reply_within_the_pacers_delay_make_one_edit(sim
     await flush(env)
     patches = [w for w in writes.writes if w[1] == "PATCH"]
     posts = writes.posts()
-    if moved > before + 1 and not posts:
-        assert len(patches) == 1, patches  # the AI's reply rode in the same edit
+    assert moved > before + 1 and not posts, (moved, before, posts)  # the AI replied
+    assert len(patches) == 1, patches  # and its reply rode in the same edit
 
 
-async def test_a_press_on_an_old_message_does_not_edit_the_live_one(simcord_env):
+async def test_a_press_on_an_old_message_does_not_edit_the_live_one(simcord_env, monkeypatch):
     env = simcord_env
-    channel, ann, game, seat = await start(env)
+    channel, ann, game, seat = await start(env, monkeypatch)
     stored, table = live_message(env, channel, game)
     first = stored.id
     for _ in range(40):  # play until the table has moved to a new message
@@ -159,9 +163,9 @@ async def test_a_press_on_an_old_message_does_not_edit_the_live_one(simcord_env)
     assert env.backend.get_message(channel.id, first).components == old  # untouched too
 
 
-async def test_a_press_that_starts_a_new_message_retires_the_old_one_in_its_answer(simcord_env):
+async def test_a_press_that_starts_a_new_message_retires_the_old_one_in_its_answer(simcord_env, monkeypatch):
     env = simcord_env
-    channel, ann, game, seat = await start(env)
+    channel, ann, game, seat = await start(env, monkeypatch)
     listener = env.bot.listener
     for _ in range(40):
         await awaited_human(env, game, seat)
@@ -184,3 +188,26 @@ async def test_a_press_that_starts_a_new_message_retires_the_old_one_in_its_answ
             assert listener.idle()
             return
     raise AssertionError("no press started a new message")
+
+
+async def test_a_press_whose_edit_fails_leaves_the_table_to_the_writer(simcord_env, monkeypatch):
+    import discord
+
+    env = simcord_env
+    channel, ann, game, seat = await start(env, monkeypatch)
+    stored, table = live_message(env, channel, game)
+
+    async def refused(self, **kwargs):
+        raise discord.HTTPException(type("R", (), {"status": 500, "reason": "x"})(), "down")
+
+    monkeypatch.setattr(discord.InteractionResponse, "edit_message", refused)
+    stored = copy.deepcopy(stored)
+    writes = ChannelWrites(env)
+    before = game.seq
+    r = await press_live(env, channel, ann, game)
+    assert game.seq > before and r.acknowledged  # the move stands, silently acknowledged
+    await flush(env)
+    # the writer showed the move instead (through the press's token: it was deferred)
+    after = env.backend.get_message(channel.id, stored.id)
+    assert after.content != stored.content or writes.posts()
+    assert not table.holds and env.bot.listener.idle()
