@@ -227,13 +227,23 @@ def check_shape(action: Any, shapes: Mapping[str, Any], *, partial: bool = False
     tile's card) may be missing: the rules then refuse with their own reason (the card is not
     in hand, the tile is not for this game) before asking for them (``require``)."""
     # The fast path (simulations apply thousands of actions): a well-formed action of a plain
-    # shape is accepted after one look at each key; anything else is left to the full checks
-    # below, which name the fault.
+    # shape, or of a OneOf with its choice's keys all there, is accepted after one look at
+    # each key; anything else is left to the full checks below, which name the fault.
     if type(action) is dict and len(action) <= MAX_KEYS:
         name = action.get("type")
         if type(name) is str and len(name) <= MAX_TEXT:
             shape = shapes.get(name)
-            if type(shape) is dict and len(action) == len(shape) + 1 and "type" not in shape:
+            keys = 1  # "type", and the OneOf's key
+            if type(shape) is OneOf:
+                key = shape.key
+                choice = action.get(key)
+                shape = (shape.shapes.get(choice) if type(choice) is str and key != "type"
+                         and len(choice) <= MAX_TEXT and len(key) <= MAX_TEXT else None)
+                if type(shape) is dict and key not in shape:
+                    keys = 2
+                else:
+                    shape = None
+            if type(shape) is dict and len(action) == len(shape) + keys and "type" not in shape:
                 for key, kind in shape.items():
                     value = action.get(key, _ABSENT)
                     if type(value) is not kind or len(key) > MAX_TEXT:
