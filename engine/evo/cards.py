@@ -92,8 +92,11 @@ def open_end_window(state, at: str, events: list) -> bool:
     open_window(state, f"{at}+{NEXT_START[at]}", events)
     return state.window is not None
 
+NO_CARDS_BEFORE = pos.D["setup"]["no_cards_before_turn"]
+
+
 def cards_allowed(state) -> bool:
-    return state.turn >= pos.D["setup"]["no_cards_before_turn"] and not state.effects.get("calm")
+    return state.turn >= NO_CARDS_BEFORE and not state.effects.get("calm")
 
 
 def card_params(state, p: int, card: str, at: str) -> list[dict]:
@@ -140,13 +143,14 @@ def _min_targets() -> int:
 
 def plays(state, p: int, at: str) -> list[dict]:
     """All card plays open to ``p`` at ``at``, as actions."""
-    if not cards_allowed(state):
+    if state.turn < NO_CARDS_BEFORE or state.effects.get("calm"):  # not cards_allowed
         return []
     out = []
     locked = state.locked[p]
     seen = set()
     for card in state.hands[p]:
-        if card in seen or card in locked:
+        # card_params' first test first: most cards have nothing to do at ``at``
+        if at not in TIMING[card] or card in seen or card in locked:
             continue
         seen.add(card)
         for params in card_params(state, p, card, at):
@@ -301,20 +305,21 @@ def open_window(state, at: str, events: list) -> None:
 def _new_round(state, events: list) -> None:
     """Ask every player holding a card (in turn order), or close the window if nobody
     does."""
-    asked = [q for q in pos.turn_order(state) if state.hands[q]]
+    hands = state.hands
+    asked = [q for q in pos.turn_order(state) if hands[q]]
     if not asked:
         _close(state)
         return
     w = state.window
     w["asked"], w["answered"], w["round"] = asked, [], w["round"] + 1
-    state.answers = [None] * state.n
+    state.answers = [None] * len(hands)
     events.append({"type": "window", "at": w["at"], "asked": list(asked), "round": w["round"]})
 
 
 def _close(state) -> None:
     state.window = None
     state.retrievable = None
-    state.answers = [None] * state.n
+    state.answers = [None] * len(state.seats)
 
 
 def waiting(state) -> list[int]:
@@ -328,17 +333,20 @@ def answer(state, p: int, action: dict, events: list) -> bool:
     stays in the hand). The event says that ``p`` answered, never what. When it is the last
     answer of the round, the round is resolved (see :func:`resolve`) and True is returned."""
     w = state.window
-    if action["type"] == "play":
+    kind = action["type"]
+    if kind == "pass":
+        state.answers[p] = {"type": "pass"}
+    elif kind == "play":
         card, params = check_play(state, p, action, w["at"])
         state.answers[p] = {"type": "play", "card": card, **params}
-    elif action["type"] == "pass":
-        state.answers[p] = {"type": "pass"}
     else:
         raise IllegalAction("card_window_open", at=w["at"])
-    w["answered"].append(p)
+    answered = w["answered"]
+    answered.append(p)
     events.append({"type": "window_answer", "player": p})
-    if waiting(state):
-        return False
+    for q in w["asked"]:  # waiting(state), stopping at the first still to answer
+        if q not in answered:
+            return False
     resolve(state, events)
     return True
 
@@ -348,8 +356,11 @@ def resolve(state, events: list) -> None:
     holding a card is asked again; the other answers are forgotten unseen. No card: the
     window closes."""
     w = state.window
-    first = next((q for q in w["asked"] if state.answers[q]["type"] == "play"), None)
-    if first is None:
+    answers = state.answers
+    for first in w["asked"]:
+        if answers[first]["type"] == "play":
+            break
+    else:
         _close(state)
         return
     a = state.answers[first]

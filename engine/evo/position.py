@@ -25,11 +25,23 @@ DINOS = D["setup"]["dinos_per_species"]
 # --- the board --------------------------------------------------------------------------------
 
 def board(state: EvoState):
-    return board_for(state.n)
+    return board_for(len(state.seats))
 
 
 def on_board(state: EvoState, p: int) -> int:
     return state.occ.count(p)
+
+
+def dinos_of(occ: list[int], p: int) -> list[int]:
+    """The regions where ``p``'s dinos stand (``occ``: ``state.occ``), in region order: found
+    with ``list.index`` from one to the next rather than a look at every region."""
+    out = []
+    index = occ.index
+    r = -1
+    for _ in range(occ.count(p)):
+        r = index(p, r + 1)
+        out.append(r)
+    return out
 
 
 def reserve(state: EvoState, p: int) -> int:
@@ -41,7 +53,13 @@ def region_name(state: EvoState, r: int) -> str:
 
 
 def parse_region(state: EvoState, name) -> int:
-    r = board(state).region(name) if isinstance(name, str) else None
+    if isinstance(name, str):
+        b = board(state)
+        r = b.index.get(name)  # the usual spelling; anything else as Board.region reads it
+        if r is None:
+            r = b.region(name)
+    else:
+        r = None
     if r is None:
         raise IllegalAction("unknown_region", region=str(name))
     return r
@@ -70,8 +88,11 @@ def move_climate(state: EvoState, die: int) -> int:
 def turn_order(state: EvoState) -> list[int]:
     """The order of play in the current phase: the initiative, with MOI D'ABORD's player
     first when they chose to be in this phase."""
-    first = state.effects.get("first")
-    if first is None or not state.effects.get("first_go"):
+    e = state.effects
+    if "first" not in e:
+        return state.order
+    first = e["first"]
+    if first is None or not e.get("first_go"):
         return state.order
     return [first] + [p for p in state.order if p != first]
 

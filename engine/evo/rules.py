@@ -34,7 +34,8 @@ from engine.evo.position import (  # all offered as rules.<name> too (ai.py read
     bid_price,
     bidder,
     board,
-    current_actor,
+    current_actor,  # noqa: F401
+    dinos_of,
     discount,
     kill,
     move_climate,
@@ -86,16 +87,12 @@ ACTION_SHAPES = {
 
 # --- small helpers -----------------------------------------------------------------------
 
+_ZONE_AT = {0: "temperate", 1: "cold", -1: "hot"}  # terrain - temperate terrain -> zone
+
+
 def zone_of(state: EvoState, terrain: int) -> str:
     """'temperate', 'cold', 'hot' or 'deadly' for a terrain under the current climate."""
-    d = terrain - TRACK[state.climate]
-    if d == 0:
-        return "temperate"
-    if d == 1:
-        return "cold"
-    if d == -1:
-        return "hot"
-    return "deadly"
+    return _ZONE_AT.get(terrain - TRACK[state.climate], "deadly")
 
 
 def choosing_first(state) -> bool:
@@ -219,7 +216,8 @@ def new_game(seats: list[Seat], seed: int, options: dict | None = None,
     s.answers = [None] * n
     events = EventLog([{"type": "game_start", "players": n, "variant": s.options["variant"],
                         "starts": [b.names[starts[p]] for p in range(n)]}])
-    events.observer = observer
+    if observer is not None:
+        events.observer = observer
     advance(s, events)
     return s, events
 
@@ -227,16 +225,27 @@ def new_game(seats: list[Seat], seed: int, options: dict | None = None,
 # --- who acts, and what they may do -------------------------------------------------------
 
 def to_act(state: EvoState) -> list[int]:
+    # the hot path of every simulated move: choosing_first, cards.waiting and current_actor
+    # read inline
     if state.phase == OVER:
         return []
-    if state.window is not None:
-        return cards.waiting(state)
-    if choosing_first(state):
-        return [state.effects["first"]]
-    if state.stage == "choose":
-        return [p for p in range(state.n) if state.pending[p] is not None]
-    actor = current_actor(state)
-    return [] if actor is None else [actor]
+    w = state.window
+    if w is not None:
+        answered = w["answered"]
+        return [q for q in w["asked"] if q not in answered]
+    e = state.effects
+    if "first" in e and e.get("first_go") is None:
+        return [e["first"]]
+    stage = state.stage
+    if stage == "choose":
+        return [p for p, need in enumerate(state.pending) if need is not None]
+    if stage == "move" or stage == "hatch":
+        order = turn_order(state)
+        return [order[state.cur]] if state.cur < len(order) else []
+    if stage == "bid" and state.auction:
+        actor = bidder(state)
+        return [] if actor is None else [actor]
+    return []
 
 
 def legal_actions(state: EvoState, p: int) -> list[dict]:
@@ -244,13 +253,13 @@ def legal_actions(state: EvoState, p: int) -> list[dict]:
         return []
     if state.window is not None:
         return [{"type": "pass"}] + cards.plays(state, p, state.window["at"])
-    if choosing_first(state):
+    e = state.effects
+    if "first" in e and e.get("first_go") is None:  # choosing_first (no window, not over)
         return [{"type": "first", "go": True}, {"type": "first", "go": False}]
     if state.stage == "move":
-        acts = [{"type": "end"}]
         names = board(state).names
-        for a, b in movable(state, p):
-            acts.append({"type": "move", "from": names[a], "to": names[b]})
+        acts = [{"type": "end"}]
+        acts += [{"type": "move", "from": names[a], "to": names[b]} for a, b in movable(state, p)]
         return acts + cards.plays(state, p, "move")
     if state.stage == "hatch":
         names = board(state).names
@@ -274,14 +283,72 @@ def movable(state: EvoState, p: int) -> list[tuple[int, int]]:
     occ = state.occ
     nb = board(state).neighbours
     out = []
-    for a, owner in enumerate(occ):
-        if owner != p:
-            continue
+    attackable: dict[int, bool] = {}  # defender -> may p attack them (asked once each)
+    for a in dinos_of(occ, p):
+        for b in nb[a]:
+            q = occ[b]
+            if q == -1:
+                out.append((a, b))
+            elif q != p:
+                ok = attackable.get(q)
+                if ok is None:
+                    ok = attackable[q] = attack_refusal(state, p, q) is None
+                if ok:
+                    out.append((a, b))
+    return out
+
+
+def can_move(state: EvoState, p: int) -> bool:
+    """``bool(movable(state, p))``, stopping at the first step found."""
+    if state.steps <= 0:
+        return False
+    occ = state.occ
+    nb = board(state).neighbours
+    for a in dinos_of(occ, p):
         for b in nb[a]:
             q = occ[b]
             if q == -1 or (q != p and attack_refusal(state, p, q) is None):
-                out.append((a, b))
-    return out
+                return True
+    return False
+
+
+def may_hatch(state: EvoState, p: int, r: int) -> bool:
+    """``r in hatch_regions(state, p)``, without listing them all."""
+    if state.births <= 0:
+        return False
+    occ = state.occ
+    q = occ[r]
+    if not (q == -1 or (p in state.effects.get("jeunesse", ()) and q != p
+                        and attack_refusal(state, p, q, newborn=True) is None)):
+        return False
+    b = board(state)
+    newborn = state.newborn
+    far = p in state.effects.get("pondeuse", ())
+    for a in dinos_of(occ, p):
+        if a not in newborn and (r in b.neighbours[a] or (far and r in b.near[a])):
+            return True
+    return False
+
+
+def can_hatch(state: EvoState, p: int) -> bool:
+    """``bool(hatch_regions(state, p))``, stopping at the first region found."""
+    if state.births <= 0:
+        return False
+    b = board(state)
+    occ = state.occ
+    newborn = state.newborn
+    far = p in state.effects.get("pondeuse", ())
+    young = p in state.effects.get("jeunesse", ())
+    for a in dinos_of(occ, p):
+        if a in newborn:
+            continue
+        for spots in (b.neighbours[a], b.near[a]) if far else (b.neighbours[a],):
+            for r in spots:
+                q = occ[r]
+                if q == -1 or (young and q != p
+                               and attack_refusal(state, p, q, newborn=True) is None):
+                    return True
+    return False
 
 
 def hatch_regions(state: EvoState, p: int) -> list[int]:
@@ -291,7 +358,7 @@ def hatch_regions(state: EvoState, p: int) -> list[int]:
     b = board(state)
     occ = state.occ
     newborn = state.newborn
-    adults = [r for r, owner in enumerate(occ) if owner == p and r not in newborn]
+    adults = [r for r in dinos_of(occ, p) if r not in newborn] if newborn else dinos_of(occ, p)
     far = p in state.effects.get("pondeuse", ())
     young = p in state.effects.get("jeunesse", ())
     spots: set[int] = set()
@@ -299,10 +366,12 @@ def hatch_regions(state: EvoState, p: int) -> list[int]:
         spots.update(b.neighbours[a])
         if far:
             spots.update(b.near[a])
+    if not young:
+        return [r for r in sorted(spots) if occ[r] == -1]
     out = []
     for r in sorted(spots):
         q = occ[r]
-        if q == -1 or (young and q != p and attack_refusal(state, p, q, newborn=True) is None):
+        if q == -1 or (q != p and attack_refusal(state, p, q, newborn=True) is None):
             out.append(r)
     return out
 
@@ -317,7 +386,9 @@ def survival_capacity(state: EvoState, p: int) -> tuple[int | None, int | None]:
 
 def dinos_in_zone(state: EvoState, p: int, zone: str) -> list[int]:
     terr = board(state).terrain
-    return [r for r, owner in enumerate(state.occ) if owner == p and zone_of(state, terr[r]) == zone]
+    t = TRACK[state.climate]
+    at = _ZONE_AT.get
+    return [r for r in dinos_of(state.occ, p) if at(terr[r] - t, "deadly") == zone]
 
 
 def loss_choices(state: EvoState, p: int) -> list[dict]:
@@ -350,8 +421,8 @@ def bid_actions(state: EvoState, p: int) -> list[dict]:
     for slot, held in enumerate(a["bids"]):
         if held is not None and held[0] == p:
             continue
-        for amount in range(min_bid(state, slot), top + 1):
-            acts.append({"type": "bid", "gene": slot, "amount": amount})
+        acts += [{"type": "bid", "gene": slot, "amount": amount}
+                 for amount in range(min_bid(state, slot), top + 1)]
     if can_pass_bid(state, p, has_bid=bool(acts)):
         acts.append({"type": "pass"})
     return acts
@@ -382,15 +453,18 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
     check_action(action, partial=True)
     if state.phase == OVER:
         raise IllegalAction("game_over")
-    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < state.n:
+    if type(p) is not int and (not isinstance(p, int) or isinstance(p, bool)) \
+            or not 0 <= p < len(state.seats):
         raise IllegalAction("not_a_player")
     if p not in to_act(state):
         return _not_your_turn(state, p)
     kind = action["type"]
     events = EventLog()
-    events.observer = observer
+    if observer is not None:
+        events.observer = observer
     secret = False
-    if choosing_first(state):
+    e = state.effects
+    if state.window is None and "first" in e and e.get("first_go") is None:  # choosing_first
         _act_first(state, p, action, events)
     elif state.window is not None:
         # a secret answer, unless it is the round's last (then every answer is settled)
@@ -462,7 +536,8 @@ def _act_move(state: EvoState, p: int, action: dict, events: list) -> None:
         raise IllegalAction("no_steps_left")
     if state.occ[a] != p:
         raise IllegalAction("not_your_dino", region=region_name(state, a))
-    if b not in board(state).neighbours[a]:
+    isle = board(state)
+    if b not in isle.neighbours[a]:
         raise IllegalAction("not_adjacent", src=region_name(state, a), dst=region_name(state, b))
     q = state.occ[b]
     if q != -1:
@@ -471,14 +546,15 @@ def _act_move(state: EvoState, p: int, action: dict, events: list) -> None:
             raise IllegalAction(why, region=region_name(state, b), defender=q)
     state.steps -= 1
     won = True
+    names = isle.names
     if q != -1:
         won = fight(state, p, q, b, False, events)
-        events[-1]["from"] = region_name(state, a)  # a losing attacker leaves this region
+        events[-1]["from"] = names[a]  # a losing attacker leaves this region
     state.occ[a] = -1
     if won:
         state.occ[b] = p
-        events.append({"type": "move", "player": p, "from": region_name(state, a),
-                       "to": region_name(state, b), "steps_left": state.steps})
+        events.append({"type": "move", "player": p, "from": names[a], "to": names[b],
+                       "steps_left": state.steps})
 
 
 def _act_hatch(state: EvoState, p: int, action: dict, events: list) -> None:
@@ -489,7 +565,7 @@ def _act_hatch(state: EvoState, p: int, action: dict, events: list) -> None:
     if action["type"] != "hatch":
         raise IllegalAction("wrong_action", expected="hatch", got=action["type"])
     r = parse_region(state, action["region"])
-    if r not in hatch_regions(state, p):
+    if not may_hatch(state, p, r):
         q = state.occ[r]
         if q == p:
             raise IllegalAction("region_taken", region=region_name(state, r))
@@ -589,9 +665,10 @@ def _next_actor(state: EvoState) -> None:
 
 def advance(state: EvoState, events: list) -> None:
     """Run automatic steps until a player must act or the game is over."""
-    while state.phase != OVER and state.window is None and not choosing_first(state):
-        handler = _STAGES[(state.phase, state.stage)]
-        if handler(state, events) is False:
+    # choosing_first inline: "first" in effects with no answer yet
+    while state.phase != OVER and state.window is None and (
+            "first" not in state.effects or state.effects.get("first_go") is not None):
+        if _STAGES[(state.phase, state.stage)](state, events) is False:
             return
 
 
@@ -687,7 +764,7 @@ def _movement(state: EvoState, events: list):
     order = turn_order(state)
     while state.cur < len(order):
         p = order[state.cur]
-        if movable(state, p):  # public: a player who cannot move is never kept waiting
+        if can_move(state, p):  # public: a player who cannot move is never kept waiting
             return False
         if state.steps > 0 or on_board(state, p):
             events.append({"type": "movement_end", "player": p, "steps_left": state.steps})
@@ -717,7 +794,7 @@ def _hatching(state: EvoState, events: list):
         if state.births > 0:
             # a player with no free region is asked (to end, or play a birth card) when they
             # hold a card, whatever it is: hand sizes are public, hands are not
-            if hatch_regions(state, p) or (state.hands[p] and cards.cards_allowed(state)):
+            if can_hatch(state, p) or (state.hands[p] and cards.cards_allowed(state)):
                 return False
             events.append({"type": "births_blocked", "player": p, "missed": state.births})
         state.cur += 1
@@ -749,14 +826,19 @@ def _survival_start(state: EvoState, events: list):
 
 def _survival_resolve(state: EvoState, events: list):
     terr = board(state).terrain
+    t = TRACK[state.climate]
     for r, owner in enumerate(state.occ):
-        if owner != -1 and zone_of(state, terr[r]) == "deadly":
+        if owner != -1 and not -1 <= terr[r] - t <= 1:  # a deadly zone
             kill(state, r, "deadly", events)
     state.pending = [None] * state.n
+    occ = state.occ
     for p in turn_order(state):
+        # dinos_in_zone for both zones at once (killing the cold ones leaves the hot ones)
+        mine = dinos_of(occ, p)
+        risks = ([r for r in mine if terr[r] - t == 1], [r for r in mine if terr[r] - t == -1])
         need = []
-        for zone, cap in zip(("cold", "hot"), survival_capacity(state, p), strict=True):
-            at_risk = dinos_in_zone(state, p, zone)
+        for zone, cap, at_risk in zip(("cold", "hot"), survival_capacity(state, p), risks,
+                                      strict=True):
             excess = 0 if cap is None else max(0, len(at_risk) - cap)
             if excess and cap == 0:
                 for r in at_risk:
