@@ -196,8 +196,9 @@ class ClimateSilly:
     """Climate's plays a person would find silly (issue 22), counted per level:
 
     * ``last_round_stop``: done in the last round's play phase while a card could still go
-      on a species as a trait (a point each) and the hand holds more cards than its
-      Intelligence species could use (2 plants a card);
+      on a species as a trait (a point each; not Carnivore, which makes a plant eater hunt
+      or starve) and the hand holds more cards than its Intelligence species could use (2
+      plants a card);
     * ``grown_starved``: a species whose population its owner grew this round and that
       lost population to starvation at the end of that round's feeding (``starved``: every
       species that lost population to starvation)."""
@@ -217,7 +218,9 @@ class ClimateSilly:
             intel = sum((sp["pop"] + 1) // 2 for sp in mine["species"]
                         if not sp["carnivore"] and any(
                             t["trait"] == "intelligence" for t in sp["traits"]))
-            if any(a["type"] == "trait" for a in legal) and len(mine["cards"]) > intel:
+            if len(mine["cards"]) > intel and any(
+                    a["type"] == "trait" and not a["card"].startswith("carnivore")
+                    for a in legal):
                 self.counts[level]["last_round_stop"] += 1
         for e in events:
             if e["type"] == "loss" and e["cause"] == "starvation":

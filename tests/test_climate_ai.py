@@ -216,3 +216,64 @@ def test_fast_hunts_grows_and_exchanges_and_feeds_what_it_grows():
     fast = silly["fast"]
     assert fast["grown_starved"] * 2 <= fast["starved"], fast
     assert silly["strong"]["last_round_stop"] == 0, silly
+
+
+# --- silly plays (issue 22): each situation, the sensible choice -------------------------------
+
+def _play_phase_positions(games: int, seed: int):
+    """(state, player, view, legal) at every play-phase decision of seeded fast games."""
+    for g in range(games):
+        n = 3 + g % 2
+        state = G.new_game(seats(n), seed + g, {"quick": g % 2 == 1})
+        while not G.is_over(state):
+            p = G.to_act(state)[0]
+            legal = G.legal_actions(state, p)
+            if len(legal) > 1 and G.view(state, p)["phase"] == "play":
+                yield state, p, G.view(state, p), legal
+            G.apply_in_place(state, p, choose_action(G, state, p, "fast"))
+
+
+def test_the_last_round_is_not_stopped_with_cards_a_trait_could_use():
+    """Issue 22: strong stopped in the last round holding 7 cards with 2 trait slots free.
+    In the last round, while a card can still go on a species as a trait (not Carnivore) and
+    the hand holds more cards than its Intelligence species could use, neither fast nor
+    strong is done."""
+    strong = StrongPolicy()
+    met = 0
+    for state, p, view, legal in _play_phase_positions(4, 4300):
+        if not view["last"] or not any(a["type"] == "trait" and not a["card"].startswith(
+                "carnivore") for a in legal):  # (Carnivore makes a plant eater hunt or starve)
+            continue
+        mine = view["players"][p]
+        intel = sum((sp["pop"] + 1) // 2 for sp in mine["species"]
+                    if not sp["carnivore"] and any(t["trait"] == "intelligence"
+                                                   for t in sp["traits"]))
+        if len(mine["cards"]) <= intel:
+            continue
+        met += 1
+        assert choose_action(G, state, p, "fast")["type"] != "done"
+        assert strong.choose(view, legal, view_seed(view))["type"] != "done"
+    assert met >= 3
+
+
+def test_fast_grows_a_plant_eater_only_with_a_plant_to_spare():
+    """Issue 22: fast grew population it could not feed. It grows a plant eater's population
+    only while the plants coming (food_outlook) feed one more with a plant to spare, and a
+    carnivore's while it has a prey a head and two more."""
+    from engine.climate import ai as A
+
+    fast = A.FastPolicy()
+    grown = 0
+    for _state, p, view, legal in _play_phase_positions(3, 4400):
+        a = fast.choose(view, legal, view_seed(view))
+        if a["type"] != "grow" or a["what"] != "pop":
+            continue
+        grown += 1
+        sp = A._species(view)[a["species"]][2]
+        if sp["carnivore"]:
+            prey = A._prey(view, p, sp["body"], sp["pop"], A._traits(sp))
+            assert sp["pop"] + 2 < min(4, len(prey))
+        else:
+            got, need = A.food_outlook(view, p, 1)
+            assert got >= need + 1.0
+    assert grown >= 3

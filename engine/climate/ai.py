@@ -11,7 +11,8 @@ show, so an AI never knows them. ``seed`` comes from the view alone (:func:`view
   the play phase spends cards one by one on the best of a new species (while there are few;
   on the left of the row when a Warning Call there would guard it), population (only while
   the plants coming, shared among the players by their takes per feeding turn, feed one
-  more with half a plant to spare: :func:`food_outlook`; a carnivore, a prey a head),
+  more with a plant to spare: :func:`food_outlook`; a carnivore, a prey a head and two
+  more),
   body size (against carnivores and the climate; a carnivore's, to reach more prey), a trait
   for its effect here (protections against the climate coming, defences when carnivores
   are about, Foraging / Cooperation / Long Neck for plant eaters, Carnivore on a species of
@@ -298,7 +299,10 @@ def share_plants(plants: float, rates: list[float], demand: list[float]) -> list
 
 
 class FastPolicy:
-    margin = 0.5  # food to spare before the population grows
+    # (issue 22: a quarter of fast's starvation losses hit a species it grew that round;
+    # a plant and two prey to spare make it fewer)
+    margin = 1.0  # food to spare before the population grows
+    carn_spare = 2  # prey beyond one a head before a carnivore's population grows
 
     def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
         best, best_v = legal[0], None
@@ -436,9 +440,9 @@ class FastPolicy:
             v = 1.0 + self.trait_effect(view, me, sp, card["trait"])
             return v + (0.5 if last else 0.0)
         if a["what"] == "pop":
-            if carn:  # a prey a head, and one to spare
-                feedable = sp["pop"] + 1 < min(4, len(_prey(view, me, sp["body"], sp["pop"],
-                                                            have)))
+            if carn:  # a prey a head, and ``carn_spare`` to spare
+                feedable = sp["pop"] + self.carn_spare < min(
+                    4, len(_prey(view, me, sp["body"], sp["pop"], have)))
             else:  # the plants coming, shared by the players' takes: enough for one more?
                 got, need = food_outlook(view, me, 1)
                 feedable = got >= need + self.margin
@@ -968,7 +972,8 @@ class StrongPolicy(FastPolicy):
             intel = sum(-(-(sp["pop"] - sp["food"]) // 2) for sp in mine["species"]
                         if not sp["carnivore"] and "intelligence" in _traits(sp))
             if len(mine["cards"]) > intel:
-                return self._best_fast(view, legal, "trait", above=0.5) or best
+                # (a trait card is a point: any the fast rules do not find harmful)
+                return self._best_fast(view, legal, "trait", above=0.0) or best
             return best
         return self._best_fast(view, legal, "exchange", above=0.0) or best
 
