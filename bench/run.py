@@ -193,10 +193,10 @@ def bench_table(out) -> None:
 
 def bench_ai(out) -> None:
     """The AI seats' quick figures, on few seeded games (one worker; ``bench/ai_matchup.py
-    --coverage`` for the full ones): for Random Mutations and Climate, the win share of
-    strong against fast seats and of fast against random seats (and the fair share), per
-    level the strategic action kinds legal but never chosen (engine/ai.py), the silly plays
-    counted and the mean and worst time per decision."""
+    --coverage`` for the full ones): for every game whose description asks (``ai_games``),
+    the win share of strong against fast seats and of fast against random seats (and the
+    fair share), per level the strategic action kinds legal but never chosen (engine/ai.py),
+    the silly plays counted and the mean and worst time per decision."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import ai_matchup as M
 

@@ -324,4 +324,4 @@ CUBOSAURS = register(
     bench={"mixed": "advanced", "mixed_columns": "std/adv",
            "header": lambda mode, _o: f"advanced rules: {mode}",
            "tiebreak": lambda r: r["last"], "option": "advanced",
-           "ai_options": {"advanced": True}, "render_at": _render_at})
+           "ai_options": {"advanced": True}, "render_at": _render_at, "ai_games": 10})

@@ -172,4 +172,5 @@ EVO = register(
     messages="messages.evo", cog="cogs.evo",
     bench={"header": lambda _mode, o: f"{'variant' if o.get('variant') else 'standard'} auction",
            "tiebreak": lambda r: r["dinos"], "ai_figure": "ai", "apply_games": 30,
-           "save_load": True, "replay": True, "watch": "bench.ai_matchup:EvoSilly"})
+           "save_load": True, "replay": True, "watch": "bench.ai_matchup:EvoSilly",
+           "ai_games": 15})
