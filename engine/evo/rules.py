@@ -283,18 +283,13 @@ def movable(state: EvoState, p: int) -> list[tuple[int, int]]:
     occ = state.occ
     nb = board(state).neighbours
     out = []
-    attackable: dict[int, bool] = {}  # defender -> may p attack them (asked once each)
-    for a in dinos_of(occ, p):
+    for a, owner in enumerate(occ):
+        if owner != p:
+            continue
         for b in nb[a]:
             q = occ[b]
-            if q == -1:
+            if q == -1 or (q != p and attack_refusal(state, p, q) is None):
                 out.append((a, b))
-            elif q != p:
-                ok = attackable.get(q)
-                if ok is None:
-                    ok = attackable[q] = attack_refusal(state, p, q) is None
-                if ok:
-                    out.append((a, b))
     return out
 
 
@@ -358,7 +353,7 @@ def hatch_regions(state: EvoState, p: int) -> list[int]:
     b = board(state)
     occ = state.occ
     newborn = state.newborn
-    adults = [r for r in dinos_of(occ, p) if r not in newborn] if newborn else dinos_of(occ, p)
+    adults = [r for r, owner in enumerate(occ) if owner == p and r not in newborn]
     far = p in state.effects.get("pondeuse", ())
     young = p in state.effects.get("jeunesse", ())
     spots: set[int] = set()
@@ -366,12 +361,10 @@ def hatch_regions(state: EvoState, p: int) -> list[int]:
         spots.update(b.neighbours[a])
         if far:
             spots.update(b.near[a])
-    if not young:
-        return [r for r in sorted(spots) if occ[r] == -1]
     out = []
     for r in sorted(spots):
         q = occ[r]
-        if q == -1 or (q != p and attack_refusal(state, p, q, newborn=True) is None):
+        if q == -1 or (young and q != p and attack_refusal(state, p, q, newborn=True) is None):
             out.append(r)
     return out
 
@@ -421,8 +414,8 @@ def bid_actions(state: EvoState, p: int) -> list[dict]:
     for slot, held in enumerate(a["bids"]):
         if held is not None and held[0] == p:
             continue
-        acts += [{"type": "bid", "gene": slot, "amount": amount}
-                 for amount in range(min_bid(state, slot), top + 1)]
+        for amount in range(min_bid(state, slot), top + 1):
+            acts.append({"type": "bid", "gene": slot, "amount": amount})
     if can_pass_bid(state, p, has_bid=bool(acts)):
         acts.append({"type": "pass"})
     return acts
