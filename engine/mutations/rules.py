@@ -118,7 +118,7 @@ def traits_of(s: MutState, sp: dict, owner: int | None = None) -> list[str]:
 
 def need(traits) -> int:
     """The food an animal with these traits needs to be fed."""
-    return 1 + sum(FOOD[t] for t in traits)
+    return 1 + sum(map(FOOD.__getitem__, traits))
 
 
 def food_of(a: dict) -> int:
@@ -182,7 +182,8 @@ def next_player(s: MutState, p: int) -> int:
 
 
 def order_from(s: MutState, p: int) -> list[int]:
-    return [(p + k) % s.n for k in range(s.n)]
+    n = len(s.seats)
+    return [(p + k) % n for k in range(n)]
 
 
 # --- setup ----------------------------------------------------------------------------------
@@ -311,8 +312,9 @@ def _token_plays(s: MutState, p: int):
             tr = traits_of(s, sp, p)
             obligate = "obligate_carnivore" in tr
             beetle = "bark_beetle" in tr and not obligate
+            nd = need(tr)  # is_fed, the species' need counted once
             for a in sp["animals"]:
-                fed = is_fed(a, tr)
+                fed = a["red"] + a["blue"] >= nd
                 if food and not fed and not obligate:
                     yield {"type": "food", "animal": a["id"]}
                 if burrows and ((beetle and not fed) or not a["burrow"]):
@@ -332,14 +334,18 @@ def attackers(s: MutState, p: int) -> list[tuple[dict, dict, list[str]]]:
         tr = traits_of(s, sp, p)
         if not CARNIVORES.intersection(tr):
             continue
-        out.extend((sp, a, tr) for a in sp["animals"] if not a["attacked"] and not is_fed(a, tr))
+        nd = need(tr)  # is_fed, the species' need counted once
+        out.extend((sp, a, tr) for a in sp["animals"]
+                   if not a["attacked"] and a["red"] + a["blue"] < nd)
     return out
 
 
 def edible(s: MutState, sp: dict, traits) -> list[dict]:
     """The animals of ``sp`` a successful attack may eat (no burrow; not fed if Burrowing)."""
-    burrowing = "burrowing" in traits
-    return [a for a in sp["animals"] if not a["burrow"] and not (burrowing and is_fed(a, traits))]
+    if "burrowing" not in traits:
+        return [a for a in sp["animals"] if not a["burrow"]]
+    nd = need(traits)  # is_fed, the species' need counted once
+    return [a for a in sp["animals"] if not a["burrow"] and a["red"] + a["blue"] < nd]
 
 
 def attackable(s: MutState, att_traits, att_sid: int, tgt: dict, tgt_owner: int,
@@ -421,7 +427,8 @@ def step(s: MutState, p, action, observer=None) -> list[dict]:
     check_turn(s, p, waiting)
     kind = action["type"]
     events = EventLog()
-    events.observer = observer
+    if observer is not None:  # EventLog's own is None
+        events.observer = observer
     pend = s.pending
     if pend is not None:
         want = PENDING[pend["kind"]]
@@ -912,7 +919,8 @@ def scavengers(s: MutState, q: int) -> list[int]:
     for sp in s.rows[q]:
         tr = traits_of(s, sp, q)
         if "scavenger" in tr:
-            out.extend(a["id"] for a in sp["animals"] if not is_fed(a, tr))
+            nd = need(tr)  # is_fed, the species' need counted once
+            out.extend(a["id"] for a in sp["animals"] if a["red"] + a["blue"] < nd)
     return out
 
 
@@ -1014,8 +1022,8 @@ def _starvation(s: MutState, events: list) -> None:
     for p in order_from(s, s.first):
         hungry = []
         for sp in s.rows[p]:
-            tr = traits_of(s, sp, p)
-            hungry.extend((sp, a) for a in sp["animals"] if not is_fed(a, tr))
+            nd = need(traits_of(s, sp, p))  # is_fed, the species' need counted once
+            hungry.extend((sp, a) for a in sp["animals"] if a["red"] + a["blue"] < nd)
         for sp, a in hungry:
             gone = _remove_animal(s, p, sp, a)
             events.append({"type": "starved", "player": p, "species": sp["id"],
