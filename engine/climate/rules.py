@@ -550,7 +550,8 @@ def step(s: ClimateState, p, action, observer=None) -> list[dict]:
     if kind not in PHASE_ACTIONS[s.phase]:
         raise IllegalAction("wrong_phase", action=kind, phase=s.phase)
     events = EventLog()
-    events.observer = observer
+    if observer is not None:  # EventLog's own is None
+        events.observer = observer
     phase = s.phase
     secret = phase == "food" or (phase == "play" and is_quick(s))
     HANDLERS[kind](s, p, action, events)
