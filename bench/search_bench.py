@@ -30,16 +30,17 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from engine.core import GAME_PACKAGES, Seat  # noqa: E402,F401
+from engine.core import Seat, description, game_kinds, get_game  # noqa: E402
 
-COUNTS = {"evo": (3, 4, 5), "cubosaurs": (2, 3, 4, 5), "mutations": (2, 3, 4, 5, 6, 7, 8),
-          "climate": (2, 3, 4, 5, 6)}
-OPTION = {"evo": None, "cubosaurs": "advanced", "mutations": "divergence", "climate": "quick"}
+
+def counts_of(kind: str) -> tuple:
+    """Every player count of the game (its description's rules)."""
+    d = description(kind)
+    return tuple(range(d.min_players, d.max_players + 1))
 
 
 def rules_of(kind: str):
-    pkg = importlib.import_module(f"engine.{kind}")
-    return next(v for k, v in vars(pkg).items() if k.isupper() and hasattr(v, "determinize"))
+    return get_game(kind)
 
 
 def jobs_for(kind: str, hero: str, other: str, games: int, base: int,
@@ -51,13 +52,10 @@ def jobs_for(kind: str, hero: str, other: str, games: int, base: int,
         seat = k % n
         levels = [other] * n
         levels[seat] = hero
-        opts = {}
-        if OPTION[kind] is not None:
-            opts[OPTION[kind]] = (g // 2) % 2 == 1 if len(counts) % 2 == 0 else k % 2 == 1
-            if kind == "climate":
-                opts["events"] = True
-                if n == 6:
-                    opts["quick"] = True
+        bench = description(kind).bench
+        opts = dict(bench.options)  # the game's fixed benchmark options (Climate's events)
+        if bench.mixed is not None:  # its mixed option, on in half of the games
+            opts[bench.mixed] = (g // 2) % 2 == 1 if len(counts) % 2 == 0 else k % 2 == 1
         jobs.append((kind, tuple(levels), base + g, opts, seat))
     return jobs
 
@@ -68,7 +66,7 @@ BUDGET: dict = {}
 def play(job: tuple) -> dict:
     kind, levels, seed, opts, hero = job
     rules = rules_of(kind)
-    ai = importlib.import_module(f"engine.{kind}.ai")
+    ai = importlib.import_module(description(kind).ai_module)
     policies = {}
     for lv in set(levels):
         cls = ai.POLICIES[lv]
@@ -117,7 +115,7 @@ def pct(xs: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--game", choices=tuple(COUNTS), default="mutations")
+    ap.add_argument("--game", choices=tuple(game_kinds()), default="mutations")
     ap.add_argument("--games", type=int, default=28)
     ap.add_argument("--seed", type=int, default=5000)
     ap.add_argument("--hero", default="expert")
@@ -136,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.seconds is not None:
         BUDGET["seconds"] = args.seconds
     counts = tuple(int(x) for x in args.players.split(",")) if args.players \
-        else COUNTS[args.game]
+        else counts_of(args.game)
     jobs = jobs_for(args.game, args.hero, args.other, args.games, args.seed, counts)
     if args.paired:  # the same games with the other level in the hero's seat
         jobs += [(kind, tuple(args.other for _ in levels), seed, opts, hero)
