@@ -87,8 +87,8 @@ class EvoState(SavedState):
 
     def clone(self) -> EvoState:
         """An independent copy (a searcher copies a state for every simulated move): the flat
-        lists sliced, the lists of lists and of flat dicts copied one level down, the nested
-        dicts (effects, auction, history, result) with ``json_copy``."""
+        lists sliced, the lists of lists and of flat dicts copied one level down, the history
+        one level down, the nested dicts (effects, auction, result) with ``json_copy``."""
         s = EvoState.__new__(EvoState)
         s.seats = self.seats  # never changed after the setup
         s.options = self.options  # never changed after the setup
@@ -124,7 +124,9 @@ class EvoState(SavedState):
         s.result = None if self.result is None else json_copy(self.result)
         r = self.retrievable
         s.retrievable = None if r is None else r.copy()  # {"card", "player"}
-        s.history = json_copy(self.history)
+        # the turn's record: its "cards" list copied; its entries (and "climate") are only
+        # ever replaced or appended, never changed in place
+        s.history = {k: v[:] if type(v) is list else v for k, v in self.history.items()}
         s.step = self.step
         s.keys = self.keys[:]
         s.answers = [a if a is None else a.copy() for a in self.answers]  # flat actions
