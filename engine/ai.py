@@ -26,8 +26,9 @@ with :class:`Levels`::
     LEVELS, policy_for, choose_action = AI.names, AI.policy_for, AI.choose_action
 
 ``RandomPolicy`` (a uniformly random legal action) is the same in every game: it lives here.
-The host offers the levels of :data:`LEVELS`; a game may have more (Random Mutations'
-``expert``).
+The host offers the levels of :data:`LEVELS` (``expert``, the searching level of
+``engine/search.py``, included); a game whose description lacks one plays its best level
+below it (:func:`level_of`).
 """
 
 from __future__ import annotations

@@ -1640,7 +1640,7 @@ class ExpertPolicy(SearchPolicy):
         return step
 
 
-# expert: not offered by the host yet (engine.ai.LEVELS)
+# expert: the searching level (engine/search.py); the host runs it in an AI worker process
 POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy,
             "expert": ExpertPolicy}
 

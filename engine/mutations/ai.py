@@ -455,7 +455,7 @@ class ExpertPolicy(SearchPolicy):
         return turn_over(start, state)
 
 
-# expert: not offered by the host yet (engine.ai.LEVELS)
+# expert: the searching level (engine/search.py); the host runs it in an AI worker process
 POLICIES = {"random": RandomPolicy, "fast": FastPolicy, "strong": StrongPolicy,
             "expert": ExpertPolicy}
 AI = Levels(POLICIES, lambda _s, _p, v: view_seed(v))
