@@ -120,52 +120,70 @@ async def test_the_host_counts_hints_and_stores_them(tmp_path):
         await store.close()
 
 
-async def test_an_expert_thinking_in_its_worker_delays_nobody(tmp_path):
-    """An expert AI seat thinks for 1 s in channel A; meanwhile a person plays in channel B:
-    their move is committed (and answered) while the expert is still thinking."""
+GATE = "DARWIN_TEST_AI_GATE"  # a file whose existence lets the gated worker decide
+
+
+def gated_think(kind, state, seat, level, seconds):
+    """In the AI worker process: wait until the test opens the gate (the file named by
+    ``$DARWIN_TEST_AI_GATE`` exists), then decide as the worker does. The test so controls
+    how long the expert "thinks", whatever the machine's speed."""
+    import os
+    import time
+
+    from host.ai_pool import _think
+
+    for _ in range(6000):
+        if os.path.exists(os.environ[GATE]):
+            break
+        time.sleep(0.01)
+    return _think(kind, state, seat, level, seconds)
+
+
+async def test_an_expert_thinking_in_its_worker_delays_nobody(tmp_path, monkeypatch):
+    """While an expert AI seat thinks in its worker process (held there until the test lets
+    it go), a person plays in another channel: their move is committed at once, the expert's
+    afterwards."""
+    import host.ai_pool
     from store import Store
 
+    gate = tmp_path / "gate"
+    monkeypatch.setenv(GATE, str(gate))  # before the worker is spawned: it inherits it
+    monkeypatch.setattr(host.ai_pool, "_think", gated_think)
     store = await Store.open(str(tmp_path / "busy.sqlite3"))
     pool = AiPool(workers=1, seconds=1.0)
-    host = GameHost(store, clock=FakeClock(), listener=Recorder(), ai_delay=1.0, ai_pool=pool)
+    host_ = GameHost(store, clock=FakeClock(), listener=Recorder(), ai_delay=1.0, ai_pool=pool)
     try:
-        await host.open_lobby("g", "a", "mutations", "u1", "Ann")
-        await host.add_ai("a", "u1", "expert")
-        await host.add_ai("a", "u1", "expert")
-        await host.start_game("a", "u1", False, seed=5)
-        thinking = host.game_in("a")
-        await host.open_lobby("g", "b", "mutations", "u2", "Bob")
-        await host.add_ai("b", "u2", "fast")
-        await host.start_game("b", "u2", False, seed=6)
-        other = host.game_in("b")
+        await host_.open_lobby("g", "a", "mutations", "u1", "Ann")
+        await host_.add_ai("a", "u1", "expert")
+        await host_.start_game("a", "u1", False, seed=5)
+        thinking = host_.game_in("a")
+        await host_.open_lobby("g", "b", "mutations", "u2", "Bob")
+        await host_.add_ai("b", "u2", "fast")
+        await host_.start_game("b", "u2", False, seed=6)
+        other = host_.game_in("b")
         while 0 not in other.awaiting():
-            await host.clock.advance(1.0, host)
+            await host_.clock.advance(1.0, host_)
         while 0 in thinking.awaiting():
-            await host.act("a", "u1", thinking.rules.legal_actions(thinking.state, 0)[0])
+            await host_.act("a", "u1", thinking.rules.legal_actions(thinking.state, 0)[0])
         seat = thinking.awaiting()[0]
         assert thinking.seats[seat]["level"] == "expert"
-        for _ in range(100):  # a position where the expert has to think
-            if len(thinking.rules.legal_actions(thinking.state, seat)) > 1:
-                break
-            await host._ai_step(thinking, seat, thinking.seq, False)
-            seat = thinking.awaiting()[0]
-            if seat == 0:
-                pytest.skip("no expert decision in this seeded game")
         before, searched = thinking.seq, pool.searched
-        task = asyncio.create_task(host._ai_step(thinking, seat, thinking.seq, False))
-        for _ in range(200):
+        task = asyncio.create_task(host_._ai_step(thinking, seat, thinking.seq, False))
+        for _ in range(500):
             if pool.busy:
                 break
             await asyncio.sleep(0.01)
         assert pool.busy == 1
-        outcome = await host.act("b", "u2", other.rules.legal_actions(other.state, 0)[0])
+        outcome = await host_.act("b", "u2", other.rules.legal_actions(other.state, 0)[0])
         assert outcome.seq == other.seq
-        assert pool.busy == 1 and thinking.seq == before  # the expert is still thinking
+        assert pool.busy == 1 and thinking.seq == before and not task.done()
+        gate.touch()
         await task
-        assert thinking.seq > before and pool.searched == searched + 1
+        assert thinking.seq > before and pool.searched == searched + 1 and pool.busy == 0
     finally:
-        await settle(host)
-        await host.close()
+        gate.touch()
+        await settle(host_)
+        await host_.close()
         await store.close()
 
 
