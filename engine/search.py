@@ -360,7 +360,7 @@ class ISMCTS:
 class SearchPolicy:
     """The expert level of a game: IS-MCTS (:class:`ISMCTS`) from the seat's own view.
 
-    A game's ``ExpertPolicy`` subclasses it and names ``game()`` (its rules object),
+    A game's ``ExpertPolicy`` subclasses it and names its ``kind`` (the rules searched),
     ``evaluate(state)`` and ``horizon(start, state)``, and the classes ``prior_policy`` (the
     strong level: its choice heads the shortlist) and ``rollout_policy`` (the fast level: it
     ranks the rest of the shortlist when it has ``score(view, action)``, and plays every
@@ -394,6 +394,7 @@ class SearchPolicy:
     min_pairs = 4
     prior_policy: type | None = None
     rollout_policy: type | None = None
+    kind = ""  # the game searched (its rules object: engine.core.get_game)
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None) -> None:
         its = iterations if iterations is not None else self.iterations
@@ -409,7 +410,9 @@ class SearchPolicy:
 
     # --- what a game names -----------------------------------------------------------------
     def game(self) -> Any:
-        raise NotImplementedError
+        from engine.core import get_game
+
+        return get_game(self.kind)
 
     def evaluate(self, state: Any) -> list[float]:
         raise NotImplementedError

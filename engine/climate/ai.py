@@ -1337,13 +1337,9 @@ class ExpertPolicy(SearchPolicy):
     by :func:`evaluate`. ``iterations`` (deterministic) or ``seconds`` (wall clock, 1 s by
     default) bound each decision."""
 
+    kind = "climate"
     prior_policy = StrongPolicy
     rollout_policy = FastPolicy
-
-    def game(self):
-        from engine.climate import CLIMATE
-
-        return CLIMATE
 
     def evaluate(self, state) -> list[float]:
         return evaluate(state)

@@ -1043,14 +1043,10 @@ class ExpertPolicy(SearchPolicy):
     scored by :func:`evaluate`. ``iterations`` (deterministic) or ``seconds`` (wall clock,
     1 s by default) bound each decision."""
 
+    kind = "cubosaurs"
     prior_policy = StrongPolicy
     rollout_policy = FastPolicy
     params = DEFAULT
-
-    def game(self):
-        from engine.cubosaurs import CUBOSAURS
-
-        return CUBOSAURS
 
     def evaluate(self, state) -> list[float]:
         return evaluate(state)

@@ -1616,14 +1616,10 @@ class ExpertPolicy(SearchPolicy):
     scored by :func:`evaluate`. ``iterations`` (deterministic) or ``seconds`` (wall clock,
     1 s by default) bound each decision."""
 
+    kind = "evo"
     prior_policy = StrongPolicy
     rollout_policy = FastPolicy
     params = DEFAULT
-
-    def game(self):
-        from engine.evo import EVO
-
-        return EVO
 
     def evaluate(self, state) -> list[float]:
         return evaluate(state, self.params)

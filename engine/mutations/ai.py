@@ -440,13 +440,9 @@ class ExpertPolicy(SearchPolicy):
     :func:`evaluate`. ``iterations`` (deterministic) or ``seconds`` (wall clock, 1 s by
     default) bound each decision."""
 
+    kind = "mutations"
     prior_policy = StrongPolicy
     rollout_policy = FastPolicy
-
-    def game(self):
-        from engine.mutations import MUTATIONS
-
-        return MUTATIONS
 
     def evaluate(self, state) -> list[float]:
         return evaluate(state)
