@@ -50,6 +50,7 @@ class ServerSettings:
     ai_level: str | None = None  # the level of AI seats added without one
     thread: bool | None = None  # new tables open in a thread
     manager_role: str | None = None  # a role id: may start, cancel, remove in any game
+    web_page: bool | None = None  # the server's web page (/darwin web) is shown; default off
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -124,6 +125,6 @@ def check_setting(name: str, value: Any) -> Any:
         if value not in LEVELS:
             raise HostError("bad_ai_level", value=str(value)[:40], levels=", ".join(LEVELS))
         return value
-    if name == "thread":
+    if name in ("thread", "web_page"):
         return bool(value)
     return str(value)  # manager_role: a role id (the Discord layer checks that it exists)

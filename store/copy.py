@@ -25,11 +25,12 @@ TABLES = (
     ("results", "game_id, user_id, seat, name, rank, score, kind, finished_at, ai_level",
      "game_id, seat"),
     ("guild_settings", "guild_id, language, turn_timer, ai_delay, ai_level, thread, "
-                       "manager_role, updated_at", "guild_id"),
+                       "manager_role, web_page, updated_at", "guild_id"),
     ("ratings", "guild_id, kind, player_id, mu, sigma, games, updated_at",
      "guild_id, kind, player_id"),
     ("rating_changes", "game_id, player_id, guild_id, kind, rank, mu_before, sigma_before, "
                        "mu_after, sigma_after, at", "game_id, player_id"),
+    ("web_links", "token, scope, game_id, guild_id, created_at, revoked_at", "token"),
 )
 
 

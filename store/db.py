@@ -19,6 +19,7 @@ import contextlib
 import functools
 import logging
 import os
+import secrets
 import sqlite3
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -57,6 +58,7 @@ log = logging.getLogger("darwin.store")
 
 MIN_SQLITE = (3, 37, 0)  # STRICT tables
 MAX_BATCH = 64
+WEB_TOKEN_BYTES = 18  # a web link's random part: 144 bits (24 URL-safe characters)
 KEEP = object()  # update_lobby: leave wake_at as it is  # writes committed together at most (one transaction, one fsync)
 T = TypeVar("T")
 
@@ -839,7 +841,7 @@ class Store:
             f"SELECT {', '.join(SETTINGS)} FROM guild_settings WHERE guild_id = ?", (guild,))
         if not rows:
             return {}
-        return {name: bool(value) if name == "thread" else value
+        return {name: bool(value) if _SETTING_TYPES[name] is bool else value
                 for name, value in zip(SETTINGS, rows[0], strict=True) if value is not None}
 
     async def actions(self, game_id: int, since_seq: int = 0) -> list[ActionRow]:
@@ -944,10 +946,80 @@ class Store:
         rows = await self._read("SELECT MAX(id) FROM games WHERE channel_id = ?", (channel,))
         return rows[0][0]
 
+    # ------------------------------------------------------------------ web links (web/)
 
-SETTINGS = ("language", "turn_timer", "ai_delay", "ai_level", "thread", "manager_role")
+    async def web_token(self, now: float, *, game_id: int | None = None,
+                        guild_id: int | str | None = None, create: bool = True) -> str | None:
+        """The live (not revoked) link token of a game (``game_id``) or of a server's page
+        (``guild_id``); a new random one is made when there is none and ``create`` (else
+        None). GameNotFound for an unknown game."""
+        if (game_id is None) == (guild_id is None):
+            raise TypeError("web_token takes a game_id or a guild_id")
+        guild = None if guild_id is None else _snowflake(guild_id, "guild_id")
+        scope, column, key = (("game", "game_id", game_id) if game_id is not None
+                              else ("guild", "guild_id", guild))
+        at = _time(now)
+        find = (f"SELECT token FROM web_links WHERE scope = ? AND {column} = ? "
+                "AND revoked_at IS NULL")
+        if not create:
+            rows = await self._read(find, (scope, key))
+            return rows[0][0] if rows else None
+
+        async def body(db: aiosqlite.Connection) -> str:
+            await _serialize(db, f"web:{scope}:{key}")
+            rows = await db.execute_fetchall(find, (scope, key))
+            if rows:
+                return rows[0][0]
+            if game_id is not None:
+                await self._game_head(db, game_id)
+            token = secrets.token_urlsafe(WEB_TOKEN_BYTES)
+            await db.execute(
+                "INSERT INTO web_links (token, scope, game_id, guild_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?)", (token, scope, game_id, guild, at))
+            return token
+
+        return await self._write(body)
+
+    async def revoke_web_token(self, now: float, *, game_id: int | None = None,
+                               guild_id: int | str | None = None) -> bool:
+        """Revoke the live link of a game or of a server's page: True if there was one."""
+        if (game_id is None) == (guild_id is None):
+            raise TypeError("revoke_web_token takes a game_id or a guild_id")
+        scope, column, key = (("game", "game_id", game_id) if game_id is not None
+                              else ("guild", "guild_id", _snowflake(guild_id, "guild_id")))
+        at = _time(now)
+
+        async def body(db: aiosqlite.Connection) -> bool:
+            cursor = await db.execute(
+                f"UPDATE web_links SET revoked_at = ? WHERE scope = ? AND {column} = ? "
+                "AND revoked_at IS NULL", (at, scope, key))
+            return cursor.rowcount > 0
+
+        return await self._write(body)
+
+    async def web_link(self, token: str) -> tuple[str, int | None, str | None] | None:
+        """What a live link token opens: (scope, game_id, guild_id); None when the token is
+        unknown or revoked (the web page answers both the same way)."""
+        if not isinstance(token, str) or not token:
+            return None
+        rows = await self._read(
+            "SELECT scope, game_id, guild_id FROM web_links WHERE token = ? "
+            "AND revoked_at IS NULL", (token,))
+        return tuple(rows[0]) if rows else None
+
+    async def guild_games(self, guild_id: int | str, limit: int = 10) -> list[GameRow]:
+        """A server's latest finished games, newest first (the web page's server page)."""
+        guild = _snowflake(guild_id, "guild_id")
+        rows = await self._read(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished' "
+            "ORDER BY id DESC LIMIT ?", (guild, int(limit)))
+        return [GameRow(*r) for r in rows]
+
+
+SETTINGS = ("language", "turn_timer", "ai_delay", "ai_level", "thread", "manager_role",
+            "web_page")
 _SETTING_TYPES = {"language": str, "turn_timer": float, "ai_delay": float, "ai_level": str,
-                  "thread": bool, "manager_role": str}
+                  "thread": bool, "manager_role": str, "web_page": bool}
 
 
 def _setting(name: str, value: Any) -> Any:

@@ -70,7 +70,7 @@ def test_a_sqlite_store_is_copied_to_postgresql_and_back(tmp_path, pg_url, capsy
     assert bot.main(["migrate", "--from", f"sqlite:{path}", "--to", pg_url]) == 0
     out = capsys.readouterr().out
     assert out.strip() == ("games 7, actions 10, results 9, guild_settings 1, ratings 3, "
-                           "rating_changes 9")
+                           "rating_changes 9, web_links 0")
 
     async def compare():
         async with Store.open(path) as lite, Store.open(pg_url) as post:
