@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+# headless Chromium for the browser tests: the `browser` fixture, and the screenshots' list
+from tests.browser import browser, pytest_terminal_summary  # noqa: F401
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
