@@ -90,9 +90,10 @@ def test_the_image_installs_the_lock_and_runs_the_bot_in_exec_form():
     assert json.loads(cmd) == ["python", "bot.py"]  # exec form: the bot gets SIGTERM
     ci = (ROOT / ".ci" / "run").read_text()
     readme = (ROOT / "README.md").read_text()
-    command = ("python -m pip install -q -r requirements-dev.txt && python -m ruff check . && "
-               "python -m pytest")
-    assert command in ci.splitlines() and command in readme
+    assert "exec sh scripts/test.sh" in ci.splitlines() and "\nsh scripts/test.sh\n" in readme
+    script = (ROOT / "scripts" / "test.sh").read_text().splitlines()  # CI's one command
+    assert "python -m pip install -q -r requirements-dev.txt" in script
+    assert script[-2:] == ["python -m ruff check .", 'exec python -m pytest "$@"']
 
 
 def test_the_image_and_git_leave_out_virtual_environments_tests_and_tools():
