@@ -132,11 +132,20 @@ class Browser:
     def quit(self) -> None:
         """Quit Chromium and chromedriver (idempotent) and remove the profile."""
         driver, self.driver = getattr(self, "driver", None), None
+        process = getattr(self.service, "process", None)
+        family = _descendants(process.pid) if process is not None else set()
         try:
             if driver is not None:
                 driver.quit()
         finally:
             self.service.stop()
+            # Chromium's helper processes finish a moment after quit() returns: wait for them,
+            # so that no browser outlives its test.
+            deadline = time.monotonic() + 5
+            while family and time.monotonic() < deadline:
+                family = {pid for pid in family if _alive(pid)}
+                if family:
+                    time.sleep(0.05)
             shutil.rmtree(self.profile, ignore_errors=True)
 
     def __enter__(self) -> Browser:
@@ -342,6 +351,30 @@ class Browser:
         except Exception:  # the browser may be what failed
             return ""
         return "; console errors: " + " | ".join(errors[-5:]) if errors else ""
+
+
+def _descendants(root: int) -> set[int]:
+    """The processes below `root` (Linux's /proc; an empty set elsewhere)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents[int(entry.parent.name)] = int(fields[1])
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"  # a zombie has exited; its parent reaps it
 
 
 class _InThread:

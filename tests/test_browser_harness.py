@@ -11,16 +11,30 @@ import struct
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
+# The page is served like the real web page will be: a strict Content-Security-Policy, so its
+# script and style are files of their own (inline ones would be refused). The harness's own
+# JavaScript (mark(), the waits) runs through DevTools, which the policy does not block.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'"
+)
+
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>harness</title>
 <link rel="icon" href="data:,">
-<style>body { font: 18px sans-serif; margin: 1rem } #board { padding: 1rem; background: #dfe }</style>
+<link rel="stylesheet" href="/app.css">
+<script src="/app.js" defer></script>
 </head><body>
 <h1 id="board" data-seq="0">waiting</h1>
 <p>step <span id="step">0</span></p>
-<script>
+</body></html>
+"""
+
+CSS = "body { font: 18px sans-serif; margin: 1rem } #board { padding: 1rem; background: #dfe }"
+
+JS = """
 const board = document.getElementById("board");
 const step = document.getElementById("step");
 const events = new EventSource("/events");
@@ -35,8 +49,6 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowRight") step.textContent = String(Number(step.textContent) + 1);
   if (e.key === "ArrowLeft") step.textContent = String(Number(step.textContent) - 1);
 });
-</script>
-</body></html>
 """
 
 
@@ -44,8 +56,13 @@ def make_app() -> tuple[web.Application, asyncio.Queue, dict]:
     queue: asyncio.Queue = asyncio.Queue()
     state = {"streams": 0, "closed": False}
 
-    async def page(request):
-        return web.Response(text=PAGE, content_type="text/html")
+    def static(text, content_type):
+        async def handler(request):
+            return web.Response(
+                text=text, content_type=content_type, headers={"Content-Security-Policy": CSP}
+            )
+
+        return handler
 
     async def events(request):
         if state["closed"]:
@@ -61,7 +78,9 @@ def make_app() -> tuple[web.Application, asyncio.Queue, dict]:
         return response
 
     app = web.Application()
-    app.router.add_get("/", page)
+    app.router.add_get("/", static(PAGE, "text/html"))
+    app.router.add_get("/app.js", static(JS, "text/javascript"))
+    app.router.add_get("/app.css", static(CSS, "text/css"))
     app.router.add_get("/events", events)
     return app, queue, state
 
@@ -113,7 +132,7 @@ async def test_live_page_sse_keys_and_screenshots(browser):
             await queue.put(None)  # ends the stream; the browser then closes it
 
 
-def test_failed_wait_says_what_it_waited_for(browser):
+def test_a_failed_wait_and_a_refused_script_are_reported(browser):
     browser.open("data:text/html,<p id=x>still</p>")
     try:
         browser.wait_text("#x", changed_from="still", timeout=0.3)
@@ -123,3 +142,11 @@ def test_failed_wait_says_what_it_waited_for(browser):
         raise AssertionError("the wait should have failed")
     assert "waited 0.3 s for the text of '#x' to change from 'still'" in message
     assert "last value 'still'" in message
+
+    # a script the page's Content-Security-Policy refuses shows in console_errors()
+    browser.open(
+        "data:text/html,<meta http-equiv=Content-Security-Policy content=\"script-src 'none'\">"
+        "<p id=x>a</p><script>document.getElementById('x').textContent = 'b'</script>"
+    )
+    assert browser.text("#x") == "a"
+    assert any("Content Security Policy" in e for e in browser.console_errors())
