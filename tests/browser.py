@@ -336,7 +336,7 @@ class Browser:
         return path
 
     def console(self) -> list[dict]:
-        """Every console entry since the page opened ({'level', 'message', ...}): errors,
+        """Every console entry since the browser started ({'level', 'message', ...}): errors,
         failed requests, Content-Security-Policy refusals."""
         self._console.extend(self.driver.get_log("browser"))
         return list(self._console)
