@@ -137,6 +137,16 @@ def _database_url(value, _text_given):
     return value
 
 
+def _base_url(value, _text_given):
+    """Empty, or an http(s) URL without query or fragment; kept without its last '/'."""
+    if not isinstance(value, str):
+        raise Refused
+    value = value.strip()
+    if value and (not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", value)):
+        raise Refused
+    return value.rstrip("/")
+
+
 def _quoted(words) -> str:
     words = [f'"{w}"' for w in words]
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
@@ -180,6 +190,22 @@ SCHEMA: dict[str, dict[str, Key]] = {
                                  "machine only) or \"0.0.0.0\"", _text(nonempty=True)),
         "port": Key(8080, "a port number from 1 to 65535", _number(1, 65535, whole=True)),
     },
+    # The read-only web page of the games (web/): off unless enabled; its own address, never
+    # the one of [health] (so /healthz and /metrics never become public with it).
+    "web": {
+        "enabled": Key(False, "true or false", _flag),
+        "host": Key("127.0.0.1", "an address to listen on, such as \"127.0.0.1\" (behind a "
+                                 "reverse proxy on this machine) or \"0.0.0.0\"",
+                    _text(nonempty=True)),
+        "port": Key(8081, "a port number from 1 to 65535", _number(1, 65535, whole=True)),
+        "base_url": Key("", "the public address of the pages, such as "
+                            "\"https://darwin.example.org\" (http:// or https://, no query)",
+                        _base_url),
+        "rate": Key(20.0, "a number of requests per second from 1 to 1000", _number(1, 1000)),
+        "burst": Key(40, "a whole number of requests from 1 to 10000",
+                     _number(1, 10000, whole=True)),
+        "trusted_proxy": Key(False, "true or false", _flag),
+    },
 }
 
 # Environment variables that win over the file when set to something other than blanks.
@@ -193,6 +219,10 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "DARWIN_HEALTH_ENABLED": ("health", "enabled"),
     "DARWIN_HEALTH_HOST": ("health", "host"),
     "DARWIN_HEALTH_PORT": ("health", "port"),
+    "DARWIN_WEB_ENABLED": ("web", "enabled"),
+    "DARWIN_WEB_HOST": ("web", "host"),
+    "DARWIN_WEB_PORT": ("web", "port"),
+    "DARWIN_WEB_BASE_URL": ("web", "base_url"),
 }
 
 
@@ -311,6 +341,14 @@ def load_config(path: Path | None = None, environ=None) -> dict:
             shard_plan(config["discord"])
         except ShardConfigError as exc:
             faults.append(str(exc))
+    web, health = config["web"], config["health"]
+    if not faults and web["enabled"] and not web["base_url"]:
+        faults.append("[web] base_url must be set when [web] enabled is true: it is the public "
+                      "address the links given on Discord start with (DARWIN_WEB_BASE_URL).")
+    if not faults and web["enabled"] and health["enabled"] and web["port"] == health["port"] \
+            and web["host"] == health["host"]:
+        faults.append("[web] and [health] listen on the same address: give [web] a port of its "
+                      "own (the web page is public, /healthz and /metrics must not be).")
     if faults:
         raise ConfigError(faults)
     return config

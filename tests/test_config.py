@@ -89,7 +89,7 @@ def test_every_fault_is_named_at_once(tmp_path):
      "ai_seconds and language."),
     ("[gmaes]\nai_level = \"strong\"\n",
      "bad.toml: [gmaes] is not a section (did you mean [games]?); the sections are "
-     "[discord], [storage], [games], [logging] and [health]."),
+     "[discord], [storage], [games], [logging], [health] and [web]."),
     ('token = "abc"\n', "bad.toml: token belongs in the [discord] section, not at the top of "
                         "the file."),
     ("games = 3\n", "bad.toml: games must be a section ([games] on a line of its own, its "
