@@ -20,6 +20,7 @@ from discord.ext import commands
 from cogs import community
 from cogs.common import (
     NO_MENTIONS,
+    can_manage,
     quiet_autocomplete,
     reader_lang,
     refusal,
@@ -33,7 +34,7 @@ from messages import languages, t
 LEVELS = ("fast", "strong", "expert", "random")  # in the order /<game> ai offers them
 SETTING_NAMES = {"language": "table language", "turn_timer": "turn timer",
                  "ai_delay": "AI delay", "ai_level": "AI level", "thread": "thread",
-                 "manager_role": "managers' role"}
+                 "manager_role": "managers' role", "web_page": "web page"}
 
 
 async def _is_owner(interaction: discord.Interaction) -> bool:
@@ -120,6 +121,8 @@ class Admin(commands.Cog):
             "ai_level": (settings.ai_level and level(settings.ai_level), level(host.ai_level)),
             "thread": (settings.thread is not None and yes_no[settings.thread], yes_no[False]),
             "manager_role": (settings.manager_role and role(settings.manager_role), role(None)),
+            "web_page": (settings.web_page is not None and yes_no[settings.web_page],
+                         yes_no[False]),
         }
         lines = [f"**{t('bot.settings.title', lang)}**"]
         for name, (value, default) in shown.items():
@@ -160,12 +163,14 @@ class Admin(commands.Cog):
         ai_delay="Seconds an AI seat waits before it acts (0 to 30)",
         ai_level="How well AI seats play when added without a level",
         thread="Open each new table in a new thread",
-        manager_role="A role whose members may start, cancel and remove players in any game")
+        manager_role="A role whose members may start, cancel and remove players in any game",
+        web_page="Show this server's web page (recent games, leaderboards) to whoever has its link")
     @app_commands.choices(ai_level=[app_commands.Choice(name=x, value=x) for x in LEVELS])
     async def set_(self, interaction: discord.Interaction, language: str | None = None,
                    timer: str | None = None, ai_delay: float | None = None,
                    ai_level: str | None = None, thread: bool | None = None,
-                   manager_role: discord.Role | None = None) -> None:
+                   manager_role: discord.Role | None = None,
+                   web_page: bool | None = None) -> None:
         try:
             _check_manager(interaction)  # first: a member without Manage Server learns only that
         except HostError as exc:
@@ -173,7 +178,8 @@ class Admin(commands.Cog):
             return
         changes = {name: value for name, value in (
             ("language", language), ("turn_timer", timer), ("ai_delay", ai_delay),
-            ("ai_level", ai_level), ("thread", thread)) if value is not None}
+            ("ai_level", ai_level), ("thread", thread), ("web_page", web_page))
+            if value is not None}
         if manager_role is not None:
             if interaction.guild is None or interaction.guild.get_role(manager_role.id) is None:
                 await send_ephemeral(interaction, refusal(HostError("deleted_role"),
@@ -200,6 +206,55 @@ class Admin(commands.Cog):
     async def reset(self, interaction: discord.Interaction, setting: str) -> None:
         await self._answer(interaction, {setting: None})
 
+
+    # --- the web page (web/) ----------------------------------------------------------------
+
+    @darwin.command(name="web", description="This channel's game on the web: its link, or revoke it")
+    @app_commands.describe(action="Give the link (default) or revoke it (the game's creator or "
+                                  "a manager)")
+    @app_commands.choices(action=[app_commands.Choice(name="link", value="link"),
+                                  app_commands.Choice(name="revoke", value="revoke")])
+    async def web(self, interaction: discord.Interaction, action: str = "link") -> None:
+        """Privately: the link is the asker's to share (the table's Web view button shows it
+        to the channel already), and a private answer adds nothing to the channel."""
+        lang = reader_lang(interaction)
+        try:
+            text = await self._web(interaction, action, lang)
+        except HostError as exc:
+            await send_ephemeral(interaction, refusal(exc, lang))
+            return
+        await send_ephemeral(interaction, text)
+
+    async def _web(self, interaction: discord.Interaction, action: str, lang: str) -> str:
+        bot = self.bot
+        if bot.web is None:
+            raise HostError("web_off")
+        game = bot.host.game_in(interaction.channel_id)
+        game_id = game.id if game is not None else \
+            await bot.store.latest_game_id(interaction.channel_id)
+        if action == "revoke":
+            if game_id is None:
+                raise HostError("web_no_game")
+            creator = game.lobby.get("creator") if game is not None else \
+                (((await bot.store.get_game(game_id)).decoded()[1] or {}).get("creator"))
+            if not (can_manage(interaction) or str(interaction.user.id) == str(creator)):
+                raise HostError("not_creator")
+            if not await bot.revoke_web_link(game_id):
+                raise HostError("web_nothing_to_revoke")
+            return t("web.discord.revoked", lang, command=slash("darwin web", lang))
+        lines = []
+        if game_id is not None:
+            lines.append(t("web.discord.game_link", lang,
+                           url=await bot.web_link(game_id, create=True)))
+        if interaction.guild_id is not None:
+            settings = await bot.host.server_settings(interaction.guild_id)
+            if settings.web_page:
+                token = await bot.store.web_token(bot.host.clock.now(),
+                                                  guild_id=interaction.guild_id)
+                lines.append(t("web.discord.server_link", lang, url=bot.web.link(token, "s")))
+        if not lines:
+            raise HostError("web_no_game")
+        return "\n".join(lines)
 
     # --- for players (cogs/community.py) ----------------------------------------------------
 

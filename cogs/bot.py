@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import signal
+import time
 from pathlib import Path
 
 import discord
@@ -61,6 +62,8 @@ class DarwinBot(commands.AutoShardedBot):
         self.store = store
         self.clock = clock
         self.host: GameHost | None = None
+        self.web = None  # the web page's server (web.WebServer) when [web] enabled
+        self.web_tokens: dict[int, str | None] = {}  # game id -> its live link token, once read
         self.sync_on_start = sync_on_start
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = load_channel_game  # the channel's game, loaded on use
@@ -90,12 +93,59 @@ class DarwinBot(commands.AutoShardedBot):
             await self.load_extension(ext)
         await self.host.start()
         await self.ops.start()
+        await self.start_web()
         if self.sync_on_start and self.syncs_commands:
             await self.sync_commands()
         if self.freeze_after_start:
             # what exists now (modules, catalogues, fonts, engine data, the resumed games)
             # lives as long as the process: the garbage collector's full passes skip it
             gc.freeze()
+
+    async def start_web(self) -> None:
+        """The read-only web page (web/) when ``[web] enabled``: its own site; every commit
+        and lobby change of this process wakes the game's watchers (``host.on_change``)."""
+        from web import WebServer, web_settings
+
+        settings = web_settings(self.config)
+        if not settings.enabled:
+            return
+
+        def status_lines(kind: str, view: dict, lang: str) -> list[str]:
+            return self.game_cog(kind).status_lines(None, view, lang)
+
+        server = WebServer(settings, self.store, status_lines=status_lines,
+                           default_lang=str(self.config["games"].get("language", "en")))
+        try:
+            await server.start()
+        except OSError as exc:  # the bot still serves the players; the operator is told
+            log.error("the web page cannot listen on %s:%s (%s): it is off; check [web] host "
+                      "and port", settings.host, settings.port, exc)
+            return
+        self.web = server
+        self.host.on_change.append(server.notify)
+
+    async def web_link(self, game_id: int, *, create: bool = False) -> str | None:
+        """The public URL of a game's web page (None when the web is off, or the game has no
+        live link and ``create`` is False); the token is read once, then kept."""
+        if self.web is None:
+            return None
+        token = self.web_tokens.get(game_id)
+        if token is None and (create or game_id not in self.web_tokens):
+            token = await self.store.web_token(time.time(), game_id=game_id, create=create)
+            self.web_tokens[game_id] = token
+            while len(self.web_tokens) > 10_000:
+                self.web_tokens.pop(next(iter(self.web_tokens)))
+        return self.web.link(token) if token else None
+
+    async def revoke_web_link(self, game_id: int) -> bool:
+        """Revoke a game's link (a later web_link(create=True) makes a new one)."""
+        revoked = await self.store.revoke_web_token(time.time(), game_id=game_id)
+        token = self.web_tokens.pop(game_id, None)
+        self.web_tokens[game_id] = None
+        if self.web is not None:
+            self.web.web.forget(token)
+            self.web.notify(game_id)
+        return revoked
 
     @property
     def syncs_commands(self) -> bool:
@@ -209,6 +259,9 @@ class DarwinBot(commands.AutoShardedBot):
                     log.warning("stopping: table posts and edits not made within %g s were "
                                 "dropped", within)
         finally:  # whatever failed above, the database connection is closed
+            if self.web is not None:
+                web_server, self.web = self.web, None
+                await web_server.stop()
             await self.ops.stop()
             if self.store is not None:
                 await self.store.close()

@@ -208,6 +208,31 @@ class HandButton(Component, prefix="h", fields=r"(?P<game>\d+)"):
         await interaction.client.game_cog(game.kind).show_hand(interaction, self.game_id)
 
 
+async def web_link(bot, game: LiveGame, outcome: Outcome) -> str | None:
+    """The game's web page URL for its table's "Web view" button (None: the web is off, or
+    the link was revoked); made when the game starts (the table's first post)."""
+    find = getattr(bot, "web_link", None)
+    if find is None or getattr(bot, "web", None) is None:
+        return None
+    try:
+        return await find(game.id, create=outcome.action.get("type") == "start")
+    except Exception:  # the table goes on without its link
+        log.exception("web link of game %s", game.id)
+        return None
+
+
+def with_web_link(view: discord.ui.View | None, url: str | None,
+                  lang: str) -> discord.ui.View | None:
+    """``view`` with a link button to the game's web page (no interaction, no custom id)."""
+    if url is None:
+        return view
+    view = view or unkept(discord.ui.View(timeout=None))
+    with contextlib.suppress(ValueError):  # a full view keeps its game buttons
+        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url,
+                                        label=t("web.discord.button", lang), emoji="🌐"))
+    return view
+
+
 def table_view(bot, game: LiveGame, lang: str) -> discord.ui.View | None:
     """The buttons and menus valid now, bound to the game's position."""
     if game.status != "active":
@@ -409,6 +434,7 @@ class TableListener:
         # under the final standings: each person's rating change (read before the table
         # changes, the one wait of this method)
         ending = await ending_lines(self.bot, game, lang) if game.status != "active" else []
+        link = await web_link(self.bot, game, outcome)
         table = self.tables.get(game.id)
         if table is None:
             table = self.tables[game.id] = Table(game.id, int(game.channel_id), game.kind, lang)
@@ -460,6 +486,7 @@ class TableListener:
         table.header = self._header(game, lang)
         table.footer = status_line(game, lang)
         table.view = final_view(game, lang) if over else table_view(self.bot, game, lang)
+        table.view = with_web_link(table.view, link, lang)
         table.finished = over
         shown = (table.header, tuple(table.lines), table.footer, components_of(table.view))
         if shown == table.shown and not (table.repost or table.live_id is None or over):

@@ -304,6 +304,9 @@ class GameHost:
         self.default_timer = default_timer
         self.ai_level = ai_level
         self.listener: Listener = listener or _NullListener()
+        # called with a game's id after each of its commits and lobby changes (the web
+        # page's live updates: web.WebServer.notify); must not raise nor wait
+        self.on_change: list[Callable[[int], Any]] = []
         self.games: dict[str, LiveGame] = {}
         self.broken: list[tuple[int, str]] = []
         self._tasks: set[asyncio.Task] = set()
@@ -1113,8 +1116,17 @@ class GameHost:
             kwargs["wake_at"] = self._wake_at(game.rules, game.state, lobby)
         await self._stored(self.store.update_lobby(game.id, lobby, self.clock.now(), **kwargs))
         game.lobby = lobby
+        self._changed(game.id)
+
+    def _changed(self, game_id: int) -> None:
+        for notify in self.on_change:
+            try:
+                notify(game_id)
+            except Exception:
+                log.exception("on_change failed for game %s", game_id)
 
     async def _after_commit(self, outcome: Outcome) -> None:
+        self._changed(outcome.game.id)
         try:
             await self.listener.on_outcome(outcome)
         except Exception:  # the table message failing must not undo or block the game

@@ -709,9 +709,10 @@ class WebServer:
         return f"{self.settings.base_url}/{page}/{token}"
 
     async def start(self) -> None:
-        runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
+                               shutdown_timeout=2.0)  # event streams end at once (close())
         await runner.setup()
-        site = web.TCPSite(runner, self.settings.host, self.settings.port, shutdown_timeout=2.0)
+        site = web.TCPSite(runner, self.settings.host, self.settings.port)
         try:
             await site.start()
         except OSError:
