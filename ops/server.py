@@ -7,8 +7,8 @@ discord.py). Off unless ``[health] enabled``; it listens on ``[health] host``/``
   ``{"status": "unhealthy", "reasons": [...]}`` (one short phrase per failing check).
 * ``GET /metrics`` — the Prometheus text format (``ops.metrics``).
 
-Other pages (a web view of the games) are added to :attr:`OpsServer.app` before
-:meth:`OpsServer.start`.
+The games' web page (``web/``) is a site of its own on ``[web]``'s address, never this one:
+turning it on does not make ``/healthz`` and ``/metrics`` public.
 """
 
 from __future__ import annotations
