@@ -1,6 +1,16 @@
-"""The lobby shared by every game: a message with Join, Leave, Add AI, Start and Cancel."""
+"""The lobby shared by every game: a message with Join, Leave, Add AI, Start and Cancel.
+
+Discord's global budget (50 REST calls a second for the whole bot; the interaction endpoints
+are exempt): ``/<game> new`` is answered with the lobby itself (the interaction's original
+response), its buttons are answered by editing it (UPDATE_MESSAGE), and the latest of those
+interactions stays the lobby's *editor* (``EDITOR_SECONDS``, within its token's 15 minutes):
+a slash command's change (``/<game> join``...) edits the lobby through it. Start edits the
+lobby in its answer, and the first table is that press's followup (``cogs/table.py``). A
+lobby opened in a new thread is a channel post (the interaction answers in the parent)."""
 
 from __future__ import annotations
+
+import contextlib
 
 import discord
 from discord.ext import commands
@@ -16,6 +26,7 @@ from cogs.common import (
     unkept,
 )
 from cogs.components import Component
+from cogs.table import EDITOR_SECONDS, slim
 from host import LiveGame
 from messages import has, t
 
@@ -72,6 +83,24 @@ def lobby_view(game: LiveGame, lang: str) -> discord.ui.View:
 class Lobby(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
+        # game id -> (an interaction whose original response is the lobby message, until)
+        self._editors: dict[int, tuple[discord.Interaction, float]] = {}
+
+    def _now(self) -> float:
+        return self.bot.listener.pacer.now()
+
+    def _keep_editor(self, game_id: int, interaction: discord.Interaction) -> None:
+        now = self._now()
+        if len(self._editors) > 1000:  # lobbies left open: their tokens are long gone
+            self._editors = {g: e for g, e in self._editors.items() if e[1] > now}
+        self._editors[game_id] = (slim(interaction), now + EDITOR_SECONDS)
+
+    def _editor(self, game_id: int) -> discord.Interaction | None:
+        found = self._editors.get(game_id)
+        if found is not None and found[1] <= self._now():
+            del self._editors[game_id]
+            found = None
+        return None if found is None else found[0]
 
     @property
     def host(self):
@@ -92,11 +121,23 @@ class Lobby(commands.Cog):
         game = await self.host.open_lobby(
             interaction.guild_id, channel.id, kind, interaction.user.id,
             interaction.user.display_name, options, timer, lang)
-        message = await channel.send(embed=lobby_embed(game, lang), view=lobby_view(game, lang),
-                                     allowed_mentions=NO_MENTIONS)
-        await self.host.note_message(game, "lobby", message.id)
-        await send_ephemeral(interaction, t("bot.lobby_opened", reader_lang(interaction))
-                             + (f" {channel.mention}" if channel != interaction.channel else ""))
+        if channel != interaction.channel:  # a new thread: the lobby is posted there
+            message = await channel.send(embed=lobby_embed(game, lang),
+                                         view=lobby_view(game, lang),
+                                         allowed_mentions=NO_MENTIONS)
+            await self.host.note_message(game, "lobby", message.id)
+            await send_ephemeral(interaction, t("bot.lobby_opened", reader_lang(interaction))
+                                 + f" {channel.mention}")
+            return
+        # the command is answered with the lobby itself (no channel call)
+        response = await interaction.response.send_message(
+            embed=lobby_embed(game, lang), view=lobby_view(game, lang),
+            allowed_mentions=NO_MENTIONS)
+        message_id = getattr(response, "message_id", None)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        self._keep_editor(game.id, interaction)
+        await self.host.note_message(game, "lobby", message_id)
 
     async def refresh(self, game: LiveGame, *, started: bool = False) -> None:
         """Bring the lobby message up to date after a slash command changed the lobby."""
@@ -105,17 +146,24 @@ class Lobby(commands.Cog):
         channel = self.bot.get_channel(int(game.channel_id))
         if not message_id or channel is None:
             return
+        if started or game.status != "lobby":
+            kwargs = {"content": t("bot.lobby_started", lang), "embed": lobby_embed(game, lang),
+                      "view": None}
+            editor = self._editors.pop(game.id, (None,))[0]
+        else:
+            kwargs = {"embed": lobby_embed(game, lang), "view": lobby_view(game, lang)}
+            editor = self._editor(game.id)
+        if editor is not None:  # through the lobby's interaction: no global budget
+            try:
+                await self.bot.listener.write(
+                    channel.id, lambda: editor.edit_original_response(**kwargs))
+                return
+            except discord.HTTPException:
+                self._editors.pop(game.id, None)  # its token expired...: the channel's way
         message = channel.get_partial_message(int(message_id))
-        try:
-            if started or game.status != "lobby":
-                await self.bot.listener.write(channel.id, lambda: message.edit(
-                    content=t("bot.lobby_started", lang), embed=lobby_embed(game, lang),
-                    view=None))
-            else:
-                await self.bot.listener.write(channel.id, lambda: message.edit(
-                    embed=lobby_embed(game, lang), view=lobby_view(game, lang)))
-        except discord.HTTPException:
-            pass  # the lobby message was deleted: the slash command's reply is enough
+        # the lobby message was deleted: the slash command's reply is enough
+        with contextlib.suppress(discord.HTTPException):
+            await self.bot.listener.write(channel.id, lambda: message.edit(**kwargs))
 
     async def press(self, interaction: discord.Interaction, game: LiveGame, verb: str) -> None:
         """A lobby button (LobbyButton): the lobby message is edited in the interaction's
@@ -130,16 +178,32 @@ class Lobby(commands.Cog):
             await self.host.add_ai(interaction.channel_id, user.id)
         elif verb == "cancel":
             await self.host.cancel(interaction.channel_id, user.id, can_manage(interaction))
+            self._editors.pop(game.id, None)
             await interaction.response.edit_message(content=t("bot.lobby_cancelled", lang),
                                                     view=None)
             return
         elif verb == "start":
-            await self.host.start_game(interaction.channel_id, user.id, can_manage(interaction))
-            await interaction.response.edit_message(
-                content=t("bot.lobby_started", lang), embed=lobby_embed(game, lang), view=None)
+            # the first table is posted once this press is answered, as its followup (an
+            # interaction endpoint, not the bot's global budget: cogs/table.py)
+            listener = self.bot.listener
+            with listener.pressing(interaction, game.id, poster=True) as pressed:
+                try:
+                    await self.host.start_game(interaction.channel_id, user.id,
+                                               can_manage(interaction))
+                except BaseException:
+                    listener.release(pressed)
+                    raise
+            self._editors.pop(game.id, None)
+            try:
+                await interaction.response.edit_message(
+                    content=t("bot.lobby_started", lang), embed=lobby_embed(game, lang),
+                    view=None)
+            finally:
+                listener.post_through(pressed)
             return
         await interaction.response.edit_message(embed=lobby_embed(game, lang),
                                                 view=lobby_view(game, lang))
+        self._keep_editor(game.id, interaction)  # its original response is the lobby
 
 
 async def setup(bot) -> None:

@@ -25,8 +25,11 @@ and its table update are one exempt call, :meth:`TableListener.answer_press`), a
 message being retired retires it the same way, and the press's interaction, whose original
 response *is* the pressed message, stays the message's *editor* for a while
 (:data:`EDITOR_SECONDS`, within the 15 minutes of its token): the writer's later edits of
-that message (AI replies, timers, a slash command's move) go through it. Only posts, and
-edits of a message nobody pressed yet, are channel calls. The press's answer is made with
+that message (AI replies, timers, a slash command's move) go through it. A new message
+(a phase's end, a reminder, the first table after Start) is a *followup* of the latest
+press on the table (or of the Start press) while its token is valid, and that press stays
+the new message's editor. Only posts and edits of a table nobody pressed for
+:data:`EDITOR_SECONDS` are channel calls. The press's answer is made with
 what the table shows when it is sent (whatever else committed meanwhile rides along) and the
 writer leaves a table alone while a press answers it; what the live message shows, and so
 every edit, depends only on public lines, never on hidden cards.
@@ -361,9 +364,13 @@ class Table:
     undo_tail: tuple[int, int, str] | None = None
     holds: set[int] = field(default_factory=set)  # presses answering this table (their ids)
     writing: bool = False  # the writer's call is under way
-    # message id -> (an interaction whose original response is that message, until when):
-    # edits of that message go through it (an interaction endpoint: no global budget)
-    editors: dict[int, tuple[discord.Interaction, float]] = field(default_factory=dict)
+    # message id -> (an interaction, until when, whether the message is its original
+    # response (else one of its followups)): edits of that message go through it (an
+    # interaction endpoint: no global budget)
+    editors: dict[int, tuple[discord.Interaction, float, bool]] = field(default_factory=dict)
+    # the latest press on the table's public messages (or its Start), until when: the
+    # table's next post is a followup of it (an interaction endpoint), not a channel post
+    poster: tuple[discord.Interaction, float] | None = None
 
 
 # what an edit through an interaction's token never reads: a kept editor drops them (the
@@ -392,6 +399,9 @@ class Press:
     game_id: int
     table: Table | None = None
     done: bool = False
+    # a press answered elsewhere (the lobby's Start): it claims a table only to post its
+    # next message as the press's followup, once answered (:meth:`TableListener.post_through`)
+    poster: bool = False
 
 
 _PRESS: contextvars.ContextVar[Press | None] = contextvars.ContextVar("darwin_press",
@@ -502,11 +512,14 @@ class TableListener:
     # --- a press answered by the table itself ---------------------------------------------
 
     @contextlib.contextmanager
-    def pressing(self, interaction: discord.Interaction, game_id: int):
+    def pressing(self, interaction: discord.Interaction, game_id: int, *,
+                 poster: bool = False):
         """Around a press's host call: the commit it makes (in this context: the host's
         task copies it) leaves the table to the press's answer, :meth:`answer_press`,
-        which must follow (or :meth:`release`, if the call raised)."""
-        press = Press(interaction, game_id)
+        which must follow (or :meth:`release`, if the call raised). ``poster``: a press
+        answered elsewhere (the lobby's Start) whose commit posts a new message: the post
+        waits for :meth:`post_through` and is the press's followup."""
+        press = Press(interaction, game_id, poster=poster)
         token = _PRESS.set(press)
         try:
             yield press
@@ -523,7 +536,10 @@ class TableListener:
                 or table.writing:
             return False
         message = getattr(press.interaction, "message", None)
-        if message is None or not self._editable(table, message.id):
+        if message is None:
+            return False
+        if not self._editable(table, message.id) and not (
+                press.poster and (table.repost or table.live_id is None)):
             return False
         press.table = table
         table.holds.add(press.interaction.id)
@@ -534,6 +550,14 @@ class TableListener:
         if message_id == table.live_id and not table.repost:
             return True
         return any(m == message_id for m, _ in table.retired)
+
+    def post_through(self, press: Press) -> None:
+        """A press answered elsewhere (:meth:`pressing` with ``poster``): once answered,
+        the table's next post is its followup; the writer takes over."""
+        table = press.table
+        if table is not None and press.interaction.response.is_done():
+            self._keep_poster(table, slim(press.interaction))
+        self.release(press)
 
     def release(self, press: Press) -> None:
         """A press that will not answer with the table: the writer takes over."""
@@ -575,6 +599,8 @@ class TableListener:
                 raise
             if message_id == table.live_id:
                 self._keep_editor(table, message_id, interaction)
+            else:  # a retired message: the new one it makes way for may be its followup
+                self._keep_poster(table, slim(interaction))
             return True
         finally:
             table.holds.discard(interaction.id)
@@ -605,33 +631,48 @@ class TableListener:
         return None, None
 
     def note_editor(self, interaction: discord.Interaction, game_id: int) -> None:
-        """A press on the live message answered otherwise (acknowledged silently): its
-        original response is still that message, so it may edit it later."""
+        """A press on one of the table's messages answered otherwise (acknowledged
+        silently): its original response is still that message, so it may edit it later
+        (the live one) and post the table's next message as its followup."""
         table = self.tables.get(game_id)
         message = getattr(interaction, "message", None)
-        if table is not None and message is not None and message.id == table.live_id:
+        if table is None or message is None:
+            return
+        if message.id == table.live_id:
             self._keep_editor(table, message.id, interaction)
+        elif self._editable(table, message.id) or message.id in table.editors:
+            self._keep_poster(table, slim(interaction))
 
     def _keep_editor(self, table: Table, message_id: int,
                      interaction: discord.Interaction) -> None:
-        table.editors[message_id] = (slim(interaction), self.pacer.now() + EDITOR_SECONDS)
+        editor = slim(interaction)
+        table.editors[message_id] = (editor, self.pacer.now() + EDITOR_SECONDS, True)
+        self._keep_poster(table, editor)
 
-    def _editor(self, table: Table, message_id: int) -> discord.Interaction | None:
+    def _keep_poster(self, table: Table, interaction: discord.Interaction) -> None:
+        if getattr(interaction, "channel_id", None) == table.channel_id:
+            table.poster = (interaction, self.pacer.now() + EDITOR_SECONDS)
+
+    def _editor(self, table: Table, message_id: int) -> tuple[discord.Interaction, bool] | None:
         found = table.editors.get(message_id)
         if found is None:
             return None
         if found[1] <= self.pacer.now():
             del table.editors[message_id]
             return None
-        return found[0]
+        return found[0], found[2]
 
     async def _edit(self, table: Table, channel, message_id: int, **kwargs) -> None:
         """Edit one of the table's messages: through its editor (an interaction endpoint)
         when it has one, else a channel call."""
-        editor = self._editor(table, message_id)
-        if editor is not None:
+        found = self._editor(table, message_id)
+        if found is not None:
+            editor, original = found
             try:
-                await editor.edit_original_response(**kwargs)
+                if original:
+                    await editor.edit_original_response(**kwargs)
+                else:
+                    await editor.followup.edit_message(message_id, **kwargs)
                 return
             except discord.HTTPException as exc:  # its token expired...: the channel's way
                 if isinstance(exc, discord.NotFound) and exc.code == 10008:
@@ -639,6 +680,26 @@ class TableListener:
                 log.info("game %s: editing through a press failed (%s)", table.game_id, exc)
                 table.editors.pop(message_id, None)
         await channel.get_partial_message(message_id).edit(**kwargs)
+
+    async def _post(self, table: Table, channel, text: str, **kwargs):
+        """Post the table's new message: a followup of its poster (the latest press on the
+        table, an interaction endpoint) while its token is valid, which then edits it too;
+        else a channel call."""
+        poster = table.poster
+        if poster is not None and poster[1] <= self.pacer.now():
+            poster = table.poster = None
+        if poster is not None:
+            try:
+                message = await poster[0].followup.send(text, wait=True, **kwargs)
+            except discord.HTTPException as exc:  # its token expired...: the channel's way
+                log.info("game %s: posting through a press failed (%s)", table.game_id, exc)
+                table.poster = None
+                for f in kwargs.get("files", ()):
+                    f.reset()
+            else:
+                table.editors[message.id] = (poster[0], poster[1], False)
+                return message
+        return await channel.send(text, **kwargs)
 
     @staticmethod
     def _retract(table: Table, outcome: Outcome, new_lines: list[str], *, names: list[str],
@@ -758,7 +819,7 @@ class TableListener:
                 text = f"{mentions}\n{content}" if mentions else content
                 if table.live_id is not None:
                     table.retired.append((table.live_id, ""))
-                message = await channel.send(text[:MAX_CONTENT], **kwargs)
+                message = await self._post(table, channel, text[:MAX_CONTENT], **kwargs)
                 table.live_id = message.id
             else:
                 await self._edit(table, channel, table.live_id, content=content,

@@ -95,9 +95,12 @@ async def flush(env, step: float = 1.0, limit: int = 120) -> None:
 
 
 class ChannelWrites:
-    """Every post and edit the bot makes to channel messages, with its virtual time."""
+    """Every post and edit the bot makes to channel messages, with its virtual time: channel
+    calls, and (unless ``channel_only``) the public followups and message edits made through
+    an interaction's token (issue 25: a table's posts and edits, as its presses' followups;
+    their path starts with ``/webhooks/``). Interaction answers themselves are not counted."""
 
-    def __init__(self, env, tag=None) -> None:
+    def __init__(self, env, tag=None, channel_only: bool = False) -> None:
         self.env = env
         self.writes: list[tuple[float, str, str, dict]] = []  # (time, method, path, json)
         self.tags: list = []  # tag() at each write (for example the game's phase)
@@ -120,6 +123,28 @@ class ChannelWrites:
             return await original(route, **kwargs)
 
         http.request = request
+        adapter = getattr(env, "_webhook_adapter", None)
+        if channel_only or adapter is None:
+            return
+        hook_request = adapter.request
+
+        async def webhook_request(route, session, **kwargs):
+            data = await hook_request(route, session, **kwargs)
+            path = route.url.split("/api/v", 1)[-1].split("?", 1)[0]
+            path = path[path.find("/"):]
+            if path.startswith("/webhooks/") and route.method in ("POST", "PATCH") \
+                    and isinstance(data, dict) and not int(data.get("flags") or 0) & 64:
+                payload = kwargs.get("payload")
+                if payload is None and kwargs.get("multipart"):
+                    import json
+
+                    payload = next((json.loads(f["value"]) for f in kwargs["multipart"]
+                                    if f.get("name") == "payload_json"), {})
+                self.writes.append((env.now().timestamp(), route.method, path, payload or {}))
+                self.tags.append(tag() if tag else None)
+            return data
+
+        adapter.request = webhook_request
 
     def posts(self) -> list[dict]:
         return [w[3] for w in self.writes if w[1] == "POST"]

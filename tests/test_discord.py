@@ -46,7 +46,7 @@ async def open_table(env, channel, humans, ais=0, **options):
     """/evo new, everyone joins, AIs added, Start pressed; returns the live game."""
     creator = humans[0]
     result = await creator.slash(channel, "evo new", **options)
-    assert result.ephemeral
+    assert not result.ephemeral  # issue 25: answered with the lobby itself
     lobby = channel.last_message
     assert lobby.components, "the lobby has buttons"
     for user in humans[1:]:

@@ -39,7 +39,7 @@ def server(env):
 async def open_cubosaurs(env, channel, creator, others, **options):
     """/cubosaurs new by ``creator``, the others join, a strong AI seat, Start."""
     r = await creator.slash(channel, "cubosaurs new", **options)
-    assert r.ephemeral, reply_text(r)
+    assert not r.ephemeral, reply_text(r)  # issue 25: answered with the lobby itself
     lobby = channel.last_message
     for user in others:
         await user.click(lobby, label=t("bot.btn_join"))

@@ -33,7 +33,7 @@ async def open_table(env, channel, humans, ais=0, **options):
     """/cubosaurs new, everyone joins, AIs added, Start pressed; returns the live game."""
     creator = humans[0]
     result = await creator.slash(channel, "cubosaurs new", **options)
-    assert result.ephemeral
+    assert not result.ephemeral  # issue 25: answered with the lobby itself
     lobby = channel.last_message
     for user in humans[1:]:
         await user.click(lobby, label="Join")

@@ -554,7 +554,8 @@ async def test_a_game_set_aside_after_a_restart_is_announced_in_its_channel(simc
         notices = [m.content for m in public_messages(channel)
                    if m.content == t("bot.game_broken", game=game.id)]
         assert len(notices) == 1 and "KeyError" not in notices[0]
-        assert r.ephemeral and new_bot.host.game_in(channel.id).id != game.id
+        # issue 25: answered with the new lobby itself
+        assert not r.ephemeral and new_bot.host.game_in(channel.id).id != game.id
     finally:
         await new_bot.stop_services()
 

@@ -1,7 +1,8 @@
 """Discord's global budget (issue 25): a press on the live table is answered by editing that
 message in the interaction's own answer (UPDATE_MESSAGE, an interaction endpoint), later
 edits of it go through the press's token, and only what nothing else can do is a channel call.
-Offline through discord.py (SimCord); ChannelWrites sees the channel calls only."""
+Offline through discord.py (SimCord); ChannelWrites(channel_only=True) sees the channel calls
+only."""
 
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ def kind_of(result) -> str:
 async def test_a_press_on_the_live_table_is_one_update_and_no_channel_call(simcord_env, monkeypatch):
     env = simcord_env
     channel, ann, game, seat = await start(env, monkeypatch)
-    writes = ChannelWrites(env)
+    writes = ChannelWrites(env, channel_only=True)
     before = game.seq
     stored, table = live_message(env, channel, game)
     live = stored.id
@@ -90,7 +91,7 @@ async def test_the_writer_edits_through_the_last_press(simcord_env, monkeypatch)
     env = simcord_env
     channel, ann, game, seat = await start(env, monkeypatch)
     listener = env.bot.listener
-    writes = ChannelWrites(env)
+    writes = ChannelWrites(env, channel_only=True)
     for _ in range(6):
         await awaited_human(env, game, seat)
         if game.status != "active":
@@ -118,7 +119,7 @@ async def test_a_move_and_the_ai_reply_within_the_pacers_delay_make_one_edit(sim
     listener = env.bot.listener
     stored, table = live_message(env, channel, game)
     table.editors.clear()  # nobody pressed: edits are channel calls, counted below
-    writes = ChannelWrites(env)
+    writes = ChannelWrites(env, channel_only=True)
     for _ in range(5):  # the channel's five writes of the window are taken
         listener.pacer.note(channel.id)
     before = game.seq
@@ -175,16 +176,19 @@ async def test_a_press_that_starts_a_new_message_retires_the_old_one_in_its_answ
         stored, table = live_message(env, channel, game)
         if not any(c.startswith(f"dw:a:{game.id}:{game.seq}:") for c in custom_ids(stored)):
             break
-        writes = ChannelWrites(env)
+        writes = ChannelWrites(env, channel_only=True)
         r = await press_live(env, channel, ann, game)
         await flush(env)
-        if table.live_id != stored.id and writes.posts():
+        if table.live_id != stored.id:
             # a new live message was posted: the pressed one lost its buttons in the
-            # press's own answer, not by a channel edit
+            # press's own answer, not by a channel edit, and the new one is the press's
+            # followup (an interaction endpoint), not a channel post
             assert kind_of(r) == "update"
             assert not env.backend.get_message(channel.id, stored.id).components
-            assert not [w for w in writes.writes if w[1] == "PATCH"
-                        and str(stored.id) in w[2]], writes.writes
+            assert not writes.writes, writes.writes
+            assert table.live_id in env.backend.interaction_by_token(
+                r._interaction.token).followup_ids
+            assert table.editors[table.live_id][2] is False  # edited as that followup
             assert listener.idle()
             return
     raise AssertionError("no press started a new message")
@@ -202,7 +206,7 @@ async def test_a_press_whose_edit_fails_leaves_the_table_to_the_writer(simcord_e
 
     monkeypatch.setattr(discord.InteractionResponse, "edit_message", refused)
     stored = copy.deepcopy(stored)
-    writes = ChannelWrites(env)
+    writes = ChannelWrites(env, channel_only=True)
     before = game.seq
     r = await press_live(env, channel, ann, game)
     assert game.seq > before and r.acknowledged  # the move stands, silently acknowledged
@@ -211,3 +215,78 @@ async def test_a_press_whose_edit_fails_leaves_the_table_to_the_writer(simcord_e
     after = env.backend.get_message(channel.id, stored.id)
     assert after.content != stored.content or writes.posts()
     assert not table.holds and env.bot.listener.idle()
+
+
+async def test_the_opening_is_no_channel_call(simcord_env, monkeypatch):
+    """/new is answered with the lobby itself, a slash command's change edits the lobby
+    through that interaction, and the first table is the Start press's followup (mentioning
+    the humans awaited); not one channel call from the lobby to the first table."""
+    env = simcord_env
+    fix_seed(monkeypatch, SEED)
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cubes")
+    ann, bob = (guild.add_member(env.create_user(n)) for n in ("ann", "bob"))
+    channel_calls = ChannelWrites(env, channel_only=True)
+    every = ChannelWrites(env)
+    r = await ann.slash(channel, "cubosaurs new")
+    assert kind_of(r) == "message" and not r.ephemeral
+    lobby = channel.last_message
+    game = env.bot.host.game_in(channel.id)
+    assert game.lobby["messages"]["lobby"] == lobby.id
+    r = await bob.slash(channel, "cubosaurs join")  # the lobby is edited through /new's token
+    assert r.ephemeral
+    await flush(env)
+    assert "bob" in str(env.backend.get_message(channel.id, lobby.id).embeds)
+    await ann.click(lobby, label="Add AI")
+    start = await ann.click(lobby, label="Start")
+    assert kind_of(start) == "update"
+    await flush(env)
+    table = env.bot.listener.tables[game.id]
+    assert table.live_id in env.backend.interaction_by_token(
+        start._interaction.token).followup_ids
+    assert not channel_calls.writes, channel_calls.writes
+    mentioned = {u for u, _ in every.mentions()}
+    assert str(bob.id) in mentioned or game.seat_of(bob.id) not in game.awaiting()
+
+
+async def test_a_post_whose_followup_fails_is_a_channel_post(simcord_env, monkeypatch):
+    """The press's token expired (or Discord refused the followup): the table's new message
+    is a channel post, and the game goes on."""
+    import discord
+
+    env = simcord_env
+    fix_seed(monkeypatch, SEED)
+    real_send = discord.Webhook.send
+
+    async def refused(self, *args, **kwargs):
+        if kwargs.get("ephemeral"):
+            return await real_send(self, *args, **kwargs)
+        raise discord.HTTPException(type("R", (), {"status": 401, "reason": "x"})(),
+                                    "Invalid Webhook Token")
+
+    monkeypatch.setattr(discord.Webhook, "send", refused)
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cubes")
+    ann = guild.add_member(env.create_user("ann"))
+    writes = ChannelWrites(env, channel_only=True)
+    game = await open_table(env, channel, [ann], ais=1)
+    await flush(env)
+    table = env.bot.listener.tables[game.id]
+    assert table.live_id is not None and len(writes.posts()) == 1  # the first table
+    assert table.poster is None and env.bot.listener.idle()
+
+
+async def test_a_poster_past_its_time_is_not_used(simcord_env, monkeypatch):
+    """A press older than EDITOR_SECONDS posts nothing: Discord's 15 minutes would be over."""
+    env = simcord_env
+    channel, ann, game, seat = await start(env, monkeypatch)
+    listener = env.bot.listener
+    table = listener.tables[game.id]
+    assert table.poster is not None
+    table.poster = (table.poster[0], listener.pacer.now() - 1.0)
+    writes = ChannelWrites(env, channel_only=True)
+    listener._new_message(table)
+    table.dirty = True
+    listener._wake(table)
+    await flush(env)
+    assert len(writes.posts()) == 1 and table.poster is None
