@@ -402,9 +402,11 @@ class Driver:
             table.acked = []
             for record, how, action in table.moves:
                 if how == "press":  # answered by the table, or privately with Undo only
+                    # (its public followups are the table's next messages: issue 25)
                     ok = (record.response_type in (6, 7) or (
                         record.response_type == 4 and self._undo_offer(record.original or {}))
-                    ) and all(self._undo_offer(m) for m in record.followups)
+                    ) and all(self._undo_offer(m) for m in record.followups
+                              if m.get("flags", 0) & EPHEMERAL)
                 else:
                     ok = self._acked_text(record)
                 if ok:

@@ -121,11 +121,37 @@ class GcPauses:
                                     "count_by_gen": self.count, "total_ms": self.total_ms}))
 
 
+def heap_report(log) -> None:
+    """What a full garbage collection walks (the tracked objects not frozen): how many, of
+    which types, the largest containers, and a full pass's CPU time now."""
+    import collections
+    import gc
+    import time
+
+    objects = gc.get_objects()
+    kinds = collections.Counter(type(o).__name__ for o in objects).most_common(12)
+    sizes = sorted(((len(o), type(o).__name__,
+                     type(next(iter(o), None)).__name__ if o else "-")
+                    for o in objects if isinstance(o, (list, dict, set, tuple))),
+                   reverse=True)[:8]
+    count = len(objects)
+    del objects
+    cpu = time.thread_time()
+    gc.collect()
+    log.warning("heap: %d tracked (%d frozen), a full pass %.1f ms CPU; most: %s; largest: %s",
+                count, gc.get_freeze_count(), (time.thread_time() - cpu) * 1000, kinds, sizes)
+
+
 async def watch_loop(period: float = 0.05, threshold: float = 0.1) -> None:
-    """Log every moment the event loop was late by ``threshold`` seconds or more."""
+    """Log every moment the event loop was late by ``threshold`` seconds or more (and every
+    15 s, what a full garbage collection walks: :func:`heap_report`)."""
     log = logging.getLogger("fakediscord.diagnose")
     loop = asyncio.get_running_loop()
+    report_at = loop.time() + 15.0
     while True:
+        if loop.time() >= report_at:
+            report_at = loop.time() + 15.0
+            heap_report(log)
         before = loop.time()
         await asyncio.sleep(period)
         late = loop.time() - before - period

@@ -800,7 +800,8 @@ class FakeDiscord:
             if method == "PATCH":
                 body, files = await self._body(request)
                 message = self._edit_message(message, body, files)
-                if message is not record.original and which != "@original":
+                if message is not record.original and which != "@original" \
+                        and not any(m is message for m in record.followups):
                     record.followups.append(message)
                 return 200, message
             if method == "DELETE":
