@@ -91,6 +91,7 @@ async def start_bot(config: dict, token: str) -> int:
     import discord
 
     from cogs.bot import DarwinBot  # imported late: the demo must not need discord.py
+    from ops import memory
 
     # a game bot never joins a voice channel: no warning at every start that voice support
     # (PyNaCl, davey) is not installed
@@ -100,6 +101,7 @@ async def start_bot(config: dict, token: str) -> int:
     for attempt in range(1, len(delays) + 2):
         bot = DarwinBot(config)
         bot.freeze_after_start = True
+        memory.install(bot)  # the garbage collector's settings (ops/memory.py: measured)
         try:
             async with bot:
                 await bot.start(token)

@@ -22,8 +22,9 @@ the first N are served first, to be played to their end) and plays them at ``--r
   move; ``load.exempt_calls_per_move``: the interaction endpoints' (callbacks, followups,
   edits through an interaction's token); ``load.moves_per_s_at_global_limit``: 50 / the
   first, the moves a second the whole bot could sustain before Discord throttles it;
-* ``load.gc_max_pause_ms``: the longest garbage-collection pause in a bot process (timed
-  with ``gc.callbacks``, wall clock; ``load.gc_max_pause_cpu_ms``: the collecting thread's
+* ``load.gc_max_pause_ms``: the longest garbage-collection pause in a bot process once its
+  gateway is ready (timed with ``gc.callbacks``, wall clock; start-up's and the longest
+  pause's generation and moment are in the details; ``load.gc_max_pause_cpu_ms``: the collecting thread's
   CPU time in it, which a machine shared with other work does not inflate;
   ``load.gc_full_collections``: how many full ones);
 * ``load.rss_mb_per_1000_games``: the bot processes' RSS grown during the run, per 1000

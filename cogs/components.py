@@ -151,6 +151,13 @@ class Component(discord.ui.DynamicItem[discord.ui.Item], template=r"(?!)"):
                 await send_ephemeral(interaction, t("bot.error_generic", reader_lang(interaction)))
             except discord.HTTPException:
                 log.warning("could not tell the user that the press failed")
+        finally:
+            # discord.py drew a whole view of the pressed message to find this item (its
+            # items and the view refer to each other): emptied now, refcounting frees it at
+            # once instead of the garbage collector's passes (issue 25: GC pauses)
+            view = self.view
+            if view is not None:
+                view.clear_items()
 
     async def run(self, interaction: discord.Interaction) -> None:
         """What the press does; a refusal is raised (HostError, IllegalAction)."""

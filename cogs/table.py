@@ -357,7 +357,7 @@ class Table:
     dirty: bool = False
     finished: bool = False
     retired: list[tuple[int, str]] = field(default_factory=list)  # (message, final content)
-    shown: tuple | None = None  # what the live message shows (text and components)
+    shown: str | None = None  # what the live message shows (text and components)
     # the last move's lines in ``lines``: (its seq, first index, end), so an undo retracts them
     last_move: tuple[int, int, int] | None = None
     # the undo line ending ``lines``: (seat, moves taken back in a row, its text)
@@ -498,7 +498,8 @@ class TableListener:
         table.view = final_view(game, lang) if over else table_view(self.bot, game, lang)
         table.view = with_web_link(table.view, link, lang)
         table.finished = over
-        shown = (table.header, tuple(table.lines), table.footer, components_of(table.view))
+        # kept as one string: a table's few dozen dicts and lists fewer for every full GC pass
+        shown = repr((table.header, table.lines, table.footer, components_of(table.view)))
         if shown == table.shown and not (table.repost or table.live_id is None or over):
             # nothing the channel sees changed (a secret move inside a simultaneous step):
             # no edit, so that not even the number of edits tells how often anyone acted

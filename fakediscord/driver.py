@@ -508,6 +508,8 @@ def gc_pauses(cfg: LoadConfig) -> dict:
             "max_cpu_ms": max((r.get("max_cpu_ms", float("nan")) for r in reports),
                               default=float("nan")),
             "gen2": sum(r["count_by_gen"][2] for r in reports),
+            "worst": [r.get("worst") for r in reports],
+            "startup_max_cpu_ms": [r.get("startup_max_cpu_ms") for r in reports],
             "by_gen": [max((r["max_ms_by_gen"][g] for r in reports), default=0.0)
                        for g in range(3)]}
 
@@ -778,5 +780,7 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
         "calls_by_route": dict(sorted(kinds.items(), key=lambda kv: -kv[1])),"lost": checks["lost"][:10], "not_exact": checks["not_exact"][:10],
                          "not_retried": limits["not_retried"][:10],
                          "unhandled": sorted(set(fake.unhandled))[:10],
-                         "moves_stored": checks["moves_stored"]}
+                         "moves_stored": checks["moves_stored"],
+                         "gc_worst_since_ready": pauses["worst"],
+                         "gc_startup_max_cpu_ms": pauses["startup_max_cpu_ms"]}
     return report

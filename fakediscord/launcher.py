@@ -87,7 +87,8 @@ def watch_gc() -> None:
 class GcPauses:
     """Every garbage collection's pause, timed with ``gc.callbacks`` (the longest, by
     generation, and how many), written as JSON at exit: ``bench/load.py``'s
-    ``load.gc_max_pause_ms``."""
+    ``load.gc_max_pause_ms``. Counted from the gateway's ready on (:meth:`mark_ready`: no
+    interaction arrives before); start-up's longest pause is reported apart."""
 
     def __init__(self) -> None:
         import gc
@@ -100,7 +101,18 @@ class GcPauses:
         self.max_cpu_ms = [0.0, 0.0, 0.0]
         self.count = [0, 0, 0]
         self.total_ms = 0.0
+        self.startup_max_ms = self.startup_max_cpu_ms = float("nan")
+        self.ready_at: float | None = None
+        self.worst: dict = {}  # the longest CPU pause since ready: its generation and moment
         gc.callbacks.append(self.callback)
+
+    def mark_ready(self) -> None:
+        if self.ready_at is not None:
+            return
+        self.ready_at = self.clock()
+        self.startup_max_ms, self.startup_max_cpu_ms = max(self.max_ms), max(self.max_cpu_ms)
+        self.max_ms, self.max_cpu_ms, self.count = [0.0] * 3, [0.0] * 3, [0, 0, 0]
+        self.total_ms = 0.0
 
     def callback(self, phase: str, info: dict) -> None:
         if phase == "start":
@@ -109,7 +121,12 @@ class GcPauses:
             return
         ms = (self.clock() - self.started) * 1000
         gen = info["generation"]
-        self.max_cpu_ms[gen] = max(self.max_cpu_ms[gen], (self.cpu() - self.cpu_started) * 1000)
+        cpu_ms = (self.cpu() - self.cpu_started) * 1000
+        if cpu_ms > max(self.max_cpu_ms) and self.ready_at is not None:
+            self.worst = {"generation": gen, "cpu_ms": cpu_ms, "ms": ms,
+                          "collected": info["collected"],
+                          "after_ready_s": round(self.clock() - self.ready_at, 1)}
+        self.max_cpu_ms[gen] = max(self.max_cpu_ms[gen], cpu_ms)
         self.count[gen] += 1
         self.total_ms += ms
         self.max_ms[gen] = max(self.max_ms[gen], ms)
@@ -118,7 +135,10 @@ class GcPauses:
         path.write_text(json.dumps({"max_ms": max(self.max_ms), "max_ms_by_gen": self.max_ms,
                                     "max_cpu_ms": max(self.max_cpu_ms),
                                     "max_cpu_ms_by_gen": self.max_cpu_ms,
-                                    "count_by_gen": self.count, "total_ms": self.total_ms}))
+                                    "count_by_gen": self.count, "total_ms": self.total_ms,
+                                    "startup_max_ms": self.startup_max_ms,
+                                    "startup_max_cpu_ms": self.startup_max_cpu_ms,
+                                    "worst": self.worst}))
 
 
 def heap_report(log) -> None:
@@ -140,14 +160,27 @@ def heap_report(log) -> None:
     gc.collect()
     log.warning("heap: %d tracked (%d frozen), a full pass %.1f ms CPU; most: %s; largest: %s",
                 count, gc.get_freeze_count(), (time.thread_time() - cpu) * 1000, kinds, sizes)
+    if gc.get_debug() & gc.DEBUG_SAVEALL:  # the cyclic garbage since the last report
+        garbage = collections.Counter(type(o).__qualname__ for o in gc.garbage)
+        log.warning("cyclic garbage: %d objects; most: %s", len(gc.garbage),
+                    garbage.most_common(25))
+        names = collections.Counter(o.cr_code.co_qualname for o in gc.garbage
+                                    if type(o).__name__ == "coroutine")
+        log.warning("garbage coroutines: %s", names.most_common(12))
+        gc.garbage.clear()
 
 
 async def watch_loop(period: float = 0.05, threshold: float = 0.1) -> None:
     """Log every moment the event loop was late by ``threshold`` seconds or more (and every
     15 s, what a full garbage collection walks: :func:`heap_report`)."""
+    import gc
+    import os
+
     log = logging.getLogger("fakediscord.diagnose")
     loop = asyncio.get_running_loop()
     report_at = loop.time() + 15.0
+    if os.environ.get("DARWIN_GC_SAVEALL"):  # keep the cyclic garbage to count it (memory!)
+        gc.set_debug(gc.DEBUG_SAVEALL)
     while True:
         if loop.time() >= report_at:
             report_at = loop.time() + 15.0
@@ -159,13 +192,21 @@ async def watch_loop(period: float = 0.05, threshold: float = 0.1) -> None:
             log.warning("event loop stalled %.0f ms", late * 1000)
 
 
-async def run(config: dict, diagnose: bool = False) -> None:
+async def run(config: dict, diagnose: bool = False, pauses: GcPauses | None = None) -> None:
     from cogs.bot import DarwinBot
 
     watcher = asyncio.create_task(watch_loop()) if diagnose else None
 
+    from ops import memory
+
     bot = DarwinBot(config)
     bot.freeze_after_start = True  # as bot.py runs it
+    memory.install(bot)
+    if pauses is not None:
+        async def ready() -> None:
+            pauses.mark_ready()
+
+        bot.add_listener(ready, "on_ready")
     adapt_shards(bot, config)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
@@ -211,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         watch_gc()
     pauses = GcPauses() if args.gc_report else None
     try:
-        asyncio.run(run(config, args.diagnose))
+        asyncio.run(run(config, args.diagnose, pauses))
     finally:
         if pauses is not None:
             pauses.write(args.gc_report)
