@@ -12,6 +12,10 @@
     python bench/run.py replay     a whole 4-player game replayed to its GIF (host/replay.py)
     python bench/run.py ops        SIGTERM to exit with 50 live games, the metrics' cost
                                    (bench/ops_bench.py; only when asked: it runs bot.py)
+    python bench/run.py web        the web page: a page, a board (cached or not), state.json;
+                                   200 watchers of one game and the players' interaction
+                                   p99 with and without them (bench/web_bench.py; only when
+                                   asked: it runs the bot against the fake Discord)
     python bench/run.py ai         the AI seats' quick figures (bench/ai_matchup.py, few games):
                                    win shares, strategic kinds unused, silly plays, decision time
 
@@ -244,6 +248,13 @@ def bench_ops(out) -> None:
     ops_bench.run(out)
 
 
+def bench_web(out) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import web_bench
+
+    web_bench.run(out)
+
+
 def main(argv: list[str]) -> int:
     prefix = argv[0] if argv else ""
 
@@ -268,6 +279,8 @@ def main(argv: list[str]) -> int:
         bench_table(out)
     if prefix and "ops".startswith(prefix[:3]):  # processes and sockets: only when asked
         bench_ops(out)
+    if prefix and "web".startswith(prefix[:3]):  # processes and sockets: only when asked
+        bench_web(out)
     if "ai".startswith(prefix[:2]) or not prefix:
         bench_ai(out)
     return 0

@@ -21,6 +21,7 @@ import hashlib
 import io
 import json
 import logging
+import random
 import re
 import time
 from collections import OrderedDict
@@ -43,6 +44,11 @@ SNAPSHOT_TTL = 1.0  # seconds: a game is read from the store at most this often
 LINK_TTL = 5.0  # seconds a token's lookup is kept (a revoke in this process clears it at once)
 HEARTBEAT = 15.0  # seconds between two comments on an idle event stream
 MAX_STREAMS = 2000  # event streams open at once (past it: 503, the page polls instead)
+# After a commit each stream tells its page after a random delay of up to SPREAD_PER_STREAM
+# seconds per open stream (at most MAX_SPREAD): 200 watchers' state.json and board requests
+# come over a second instead of at once, so the players' interactions never queue behind them.
+SPREAD_PER_STREAM = 0.005
+MAX_SPREAD = 2.0
 LARGE = 2  # ?size=large: the board twice as large
 LIVE = ("lobby", "active")
 SHOWN = ("lobby", "active", "finished", "cancelled")  # a broken game is not shown
@@ -324,6 +330,9 @@ class WebApp:
         self._frames: OrderedDict[int, list[tuple[str, dict]]] = OrderedDict()
         self._frame_locks: dict[int, asyncio.Lock] = {}
         self._pages: dict[tuple, tuple[float, str]] = {}  # server pages, briefly
+        # a game's page data and state.json text per (game, version, language, token,
+        # frames): made once per position however many watch (the log's sentences cost)
+        self._data: OrderedDict[tuple, list] = OrderedDict()
 
     # --- what the bot calls ---------------------------------------------------------------
 
@@ -465,6 +474,16 @@ class WebApp:
             "frames": self._frames_count(snap),
         }
 
+    def _cached_data(self, snap: Snapshot, lang: str, token: str) -> list:
+        """[game_data, its JSON text or None], made once per position and language."""
+        key = (snap.game_id, snap.version, lang, token, self._frames_count(snap))
+        hit = self._data.get(key)
+        if hit is None:
+            hit = self._data[key] = [self.game_data(snap, lang, token), None]
+            while len(self._data) > 256:
+                self._data.popitem(last=False)
+        return hit
+
     def _frames_count(self, snap: Snapshot) -> int:
         frames = self._frames.get(snap.game_id)
         return len(frames) if frames is not None and snap.status == "finished" else 0
@@ -475,7 +494,7 @@ class WebApp:
         token = request.match_info["token"]
         if snap.status == "finished":
             await self._replay_frames(snap)
-        data = self.game_data(snap, lang, token)
+        data = self._cached_data(snap, lang, token)[0]
         html = pages.game_page(data, self.static_urls(), pages.words(lang))
         return web.Response(text=html, content_type="text/html", charset="utf-8",
                             headers={"Cache-Control": "no-store", "Vary": "Accept-Language"})
@@ -485,8 +504,10 @@ class WebApp:
         lang = self._lang(request, snap)
         if snap.status == "finished":
             await self._replay_frames(snap)
-        data = self.game_data(snap, lang, request.match_info["token"])
-        return web.Response(text=json.dumps(data, ensure_ascii=False),
+        hit = self._cached_data(snap, lang, request.match_info["token"])
+        if hit[1] is None:
+            hit[1] = json.dumps(hit[0], ensure_ascii=False)
+        return web.Response(text=hit[1],
                             content_type="application/json", charset="utf-8",
                             headers={"Cache-Control": "no-store", "Vary": "Accept-Language"})
 
@@ -575,6 +596,9 @@ class WebApp:
                 event = self._changes.setdefault(snap.game_id, asyncio.Event())
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), SNAPSHOT_TTL)
+                if event.is_set() and not self.closing:  # a commit: spread the watchers
+                    await asyncio.sleep(random.random() * min(
+                        MAX_SPREAD, self.streams * SPREAD_PER_STREAM))
         except (ConnectionResetError, ConnectionError):
             pass
         finally:
