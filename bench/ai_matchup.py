@@ -199,20 +199,37 @@ class ClimateSilly:
       on a species as a trait (a point each; not Carnivore, which makes a plant eater hunt
       or starve) and the hand holds more cards than its Intelligence species could use (2
       plants a card);
-    * ``grown_starved``: a species whose population its owner grew this round and that
+    * ``grown_starved`` (raw): a species whose population its owner grew this round and that
       lost population to starvation at the end of that round's feeding (``starved``: every
-      species that lost population to starvation)."""
+      species that lost population to starvation);
+    * ``grown_foreseeable``: those of ``grown_starved`` where nothing the owner could not see
+      when it grew (its last growth of that species) turned against it:
+      (1) the plants the reveal put on the Watering Hole (added minus removed) were at least
+      what its view let it expect: its own food card's plants, the box's mean
+      (``engine.climate.ai.MEAN_PLANTS``) for every other food card, and the plant modifier
+      of the zone the marker stood in (under a Meteor only a negative total counts; never
+      more than the Watering Hole held removed);
+      (2) no carnivore of another player attacked any species of the owner in that round;
+      (3) the other players' plant-eating population when the feeding began was no larger
+      than the owner's view showed when it grew (more came from plays it could not see: a
+      Quick game's secret plays, or those of the players after it in turn order).
+      Climate losses, events and the feeding's order are not excused: the zone's losses and
+      the events under the zones are in the view, and the feeding is the owner's own."""
 
     def __init__(self, levels: tuple) -> None:
         self.levels = levels  # seat -> level
         self.counts: dict[str, dict[str, int]] = {
-            lv: {"last_round_stop": 0, "grown_starved": 0, "starved": 0} for lv in levels}
-        self.grown: set[int] = set()  # species whose population grew this round
+            lv: {"last_round_stop": 0, "grown_starved": 0, "grown_foreseeable": 0,
+                 "starved": 0} for lv in levels}
+        self.grown: dict[int, dict] = {}  # species grown this round -> what its owner saw
+        self.attacked: set[int] = set()  # players attacked by another's carnivore this round
+        self.plants = 0  # this round's plants put on the Watering Hole (net)
+        self.eaters: list[int] = []  # each player's plant-eating population at the feeding
 
     def __call__(self, state, p, level, view, legal, action, events) -> None:
         kind = action["type"]
         if kind == "grow" and action["what"] == "pop":
-            self.grown.add(action["species"])
+            self.grown[action["species"]] = self._expected(p, view)
         if kind == "done" and view is not None and view["last"]:
             mine = view["players"][p]
             intel = sum((sp["pop"] + 1) // 2 for sp in mine["species"]
@@ -223,13 +240,48 @@ class ClimateSilly:
                     for a in legal):
                 self.counts[level]["last_round_stop"] += 1
         for e in events:
-            if e["type"] == "loss" and e["cause"] == "starvation":
+            t = e["type"]
+            if t == "loss" and e["cause"] == "starvation":
                 c = self.counts[self.levels[e["player"]]]
                 c["starved"] += 1
-                if e["species"] in self.grown:
+                seen = self.grown.get(e["species"])
+                if seen is not None:
                     c["grown_starved"] += 1
-            elif e["type"] == "round_start":
-                self.grown = set()
+                    q = e["player"]
+                    if self.plants >= seen["plants"] - 1e-9 and q not in self.attacked and \
+                            sum(self.eaters) - self.eaters[q] <= seen["others"]:
+                        c["grown_foreseeable"] += 1
+            elif t == "attack" and e["owner"] != e["player"]:
+                self.attacked.add(e["owner"])
+            elif t == "plants":
+                from engine.climate.position import face_up
+
+                self.plants = e["added"] - e["removed"]
+                self.eaters = [sum(sp["pop"] for sp in row if "carnivore" not in face_up(sp))
+                               for row in state.rows]
+            elif t == "round_start":
+                self.grown = {}
+                self.attacked = set()
+
+    @staticmethod
+    def _expected(p: int, view) -> dict:
+        """What ``p``'s view lets it expect when it grows: the plants the reveal brings, the
+        others' plant-eating population."""
+        if view is None:  # (a single legal action: never a growth)
+            return {"plants": float("inf"), "others": -1}
+        from engine.climate.ai import MEAN_PLANTS
+
+        fcs = view["food_cards"]
+        plants = view["climate"]["plants"][view["climate"]["index"]]
+        for q, fc in enumerate(fcs):
+            if fc is not None:
+                plants += fc["plants"] if q == p and fc.get("card") else MEAN_PLANTS
+        if view["events"]["meteor"]:
+            plants = min(0.0, plants)
+        plants = max(plants, -view["watering_hole"])
+        others = sum(sp["pop"] for q, row in enumerate(view["players"]) if q != p
+                     for sp in row["species"] if not sp["carnivore"])
+        return {"plants": plants, "others": others}
 
 
 class EvoSilly:

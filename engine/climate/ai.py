@@ -85,6 +85,7 @@ from engine.climate.data import (
     TRAITS,
     ZONES,
 )
+from engine.climate.position import DEFENSIVE
 from engine.search import SearchPolicy, relative
 
 __all__ = ["LEVELS", "STRATEGIC", "FastPolicy", "RandomPolicy", "StrongPolicy",
@@ -210,6 +211,7 @@ DEFENCE = ("hard_shell", "climbing", "burrowing", "horns", "defensive_herding", 
            "warning_call", "cooling_frills", "mud_wallowing")
 PLANT_ONLY = frozenset({"foraging", "long_neck", "cooperation", "intelligence", "nocturnal"})
 MEAN_PLANTS = sum(PLANTS.values()) / len(PLANTS)  # an unknown food card's plants
+OTHERS_GROWTH = 0.3  # plant demand another player still to play adds a card in hand
 
 
 def _prey(view: dict, me: int, body: int, pop: int, at) -> list[dict]:
@@ -235,12 +237,62 @@ def _prey(view: dict, me: int, body: int, pop: int, at) -> list[dict]:
     return out
 
 
-def food_outlook(view: dict, me: int, extra: int = 0) -> tuple[float, float]:
-    """(food ``me``'s plant eaters may expect this round, their demand with ``extra``
-    population more): the Watering Hole
-    and the food cards coming (the unknown ones at the box's mean) with the zone's modifier,
-    shared among the players by their takes per feeding turn and their demand (after the
-    climate's losses in the zone now); Long Neck and Migratory's food from the bank."""
+def _ambush_ignores(att: dict, t: dict) -> tuple[str, ...]:
+    """What an Ambush attacker ``att`` may ignore on ``t`` (a Migratory species)."""
+    if "ambush" not in _traits(att):
+        return ()
+    tt = _traits(t)
+    return tuple(x for x in tt if x in DEFENSIVE) if "migratory" in tt else ()
+
+
+def _mudded(t: dict, negated, ignore) -> bool:
+    """An attack on ``t`` costs a card (Mud Wallowing, neither cancelled nor ignored)."""
+    return "mud_wallowing" in _traits(t) and "mud_wallowing" not in negated and \
+        ignore != "mud_wallowing"
+
+
+def _view_blockers(view: dict, att: dict, q: int, ti: int, negated,
+                   ignore: str | None = None) -> list[str] | None:
+    """The rules' blockers (``engine.climate.rules.blockers``) read from a view: the traits
+    in the way of ``att`` attacking ``q``'s species at ``ti``, ``[]`` when it can, None when
+    its size alone is too small."""
+    row = view["players"][q]["species"]
+    t = row[ti]
+    at = _traits(att)
+    tt = set(_traits(t)) - set(negated) - {ignore}
+    size = att["body"] + (att["pop"] if "pack_hunting" in at else 0)
+    if size <= t["body"]:
+        return None
+    out: list[str] = []
+    if size <= t["body"] + (SHELL if "hard_shell" in tt else 0) + \
+            (FRILLS if "cooling_frills" in tt else 0):
+        out.extend(x for x in ("hard_shell", "cooling_frills") if x in tt)
+    if "climbing" in tt and "climbing" not in at:
+        out.append("climbing")
+    if "defensive_herding" in tt and att["pop"] <= t["pop"]:
+        out.append("defensive_herding")
+    if "burrowing" in tt and not t["hungry"]:
+        out.append("burrowing")
+    if "symbiosis" in tt and ti + 1 < len(row) and row[ti + 1]["body"] > t["body"]:
+        out.append("symbiosis")
+    if "ambush" not in at and "warning_call" not in negated and any(
+            "warning_call" in _traits(row[j]) for j in (ti - 1, ti + 1) if 0 <= j < len(row)):
+        out.append("warning_call")
+    return out
+
+
+def food_outlook(view: dict, me: int, extra: int = 0, anticipate: bool = False,
+                 species: int | None = None) -> tuple[float, float]:
+    """(plants ``me``'s plant eaters may expect this round, their hunger) with ``extra``
+    population more on ``species`` (an id; None: the first plant eater): the Watering Hole
+    and the food cards coming (the unknown ones at the box's mean) with the zone's
+    modifier, taken turn by turn (:func:`round_robin`) by every player's plant eaters as the
+    feeding rules would feed them (the strong model's :func:`_schedule`: Foraging,
+    Cooperation's chains, Nocturnal), after the green traits (Long Neck) and the climate's
+    losses in the zone now; a player's hungry carnivores with prey spend its first turns
+    attacking (some 2 meat an attack); Migratory's food from the bank when the plants run
+    out. ``anticipate``: in the play phase, each other player still to play adds
+    ``OTHERS_GROWTH`` of demand a card in hand (the population and species it may add)."""
     zone = view["climate"]["index"]
     wh = view["watering_hole"]
     cards = 0.0
@@ -252,26 +304,73 @@ def food_outlook(view: dict, me: int, extra: int = 0) -> tuple[float, float]:
         wh += total
     elif total < 0:
         wh = max(0.0, wh + total)
-    rates, demand = [], []
-    bank = 0.0
-    for p, row in enumerate(view["players"]):
-        r = d = 0.0
-        sps = row["species"]
-        for i, sp in enumerate(sps):
-            tr = _traits(sp)
-            if "carnivore" in tr:
+    rows = _model_rows(view)
+    if extra:
+        mine = view["players"][me]["species"]
+        at = [i for i, sp in enumerate(mine) if species is None and not sp["carnivore"]
+              or sp["id"] == species]
+        if at:
+            rows[me][at[0]][POP] += extra
+    scheds, skip = [], []
+    hunger = 0.0
+    migrate = 0
+    for p, (vrow, row) in enumerate(zip(view["players"], rows, strict=True)):
+        hunts = 0
+        for sp in vrow["species"]:
+            if sp["carnivore"]:
+                # its attacks come first (a feeding turn each, some 2 meat a time)
+                tr = _traits(sp)
+                h = sp["pop"] - zone_loss(zone, sp) - sp["food"]
+                if h > 0 and _prey(view, p, sp["body"], sp["pop"], tr):
+                    hunts += -(-h // 2)
+        _green_and_climate(row, view["watering_hole"], zone, False)
+        if p == me:
+            hunger = float(sum(max(0, sp[POP] - sp[FOOD] - sp[HIB]) for sp in row
+                               if not sp[CARN]))
+            migrate = sum(FEEDING["migratory"] for sp in row
+                          if "migratory" in sp[TR] and not sp[CARN])
+        sched = [float(x) for x in _schedule(row, True)]
+        if anticipate and p != me and view["phase"] == "play" and not vrow["done"]:
+            more = OTHERS_GROWTH * vrow["hand"]
+            while more > 1e-9:
+                sched.append(min(1.0, more))
+                more -= 1.0
+        scheds.append(sched)
+        skip.append(hunts)
+    n = len(rows)
+    order = [(view["first"] + k) % n for k in range(n)]
+    got = round_robin(float(wh), scheds, skip, order)[me]
+    if got < sum(scheds[me]) - 1e-9:  # the plants ran out: Migratory
+        got += migrate
+    return got, hunger
+
+
+def round_robin(plants: float, scheds: list[list[float]], skip: list[int],
+                order: list[int]) -> list[float]:
+    """The plants each player gets at the Watering Hole, turn by turn from ``order[0]``:
+    player q takes ``scheds[q][k]`` at its k-th plant turn, after ``skip[q]`` turns spent
+    otherwise (its carnivores' attacks)."""
+    got = [0.0] * len(scheds)
+    ptr = [0] * len(scheds)
+    t = 0
+    while plants > 1e-9:
+        moved = False
+        for q in order:
+            if ptr[q] >= len(scheds[q]):
                 continue
-            pop = max(0, sp["pop"] - zone_loss(zone, sp))
-            d += max(0, pop - sp["food"] - (FEEDING["hibernation"] if "hibernation" in tr
-                                            else 0))
-            take = 1 + (1 if "foraging" in tr else 0) + \
-                (1 if "cooperation" in tr and i + 1 < len(sps) else 0)
-            r = max(r, take) + (1 if "nocturnal" in tr else 0)
-            if p == me and pop:
-                bank += (1 if "long_neck" in tr else 0) + (1 if "migratory" in tr else 0)
-        rates.append(r)
-        demand.append(d + (extra if p == me else 0))
-    return share_plants(float(wh), rates, demand)[me] + bank, demand[me]
+            moved = True
+            if t < skip[q]:
+                continue
+            x = min(scheds[q][ptr[q]], plants)
+            ptr[q] += 1
+            got[q] += x
+            plants -= x
+            if plants <= 1e-9:
+                break
+        if not moved:
+            break
+        t += 1
+    return got
 
 
 def share_plants(plants: float, rates: list[float], demand: list[float]) -> list[float]:
@@ -306,31 +405,58 @@ class FastPolicy:
 
     def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
         best, best_v = legal[0], None
-        hunting = None
+        now: dict[int, float] = {}  # per carnivore: its best legal attack's value
+        negates = []
         for a in legal:
             if a["type"] == "negate":
-                if hunting is None:  # the carnivores with an attack on another player open
-                    me = view["viewer"]
-                    hunting = {x["species"] for x in legal if x["type"] == "attack"
-                               and x["target"] // 1000 - 1 != me}
-                v = self.negate_value(view, a, hunting)
-            else:
-                v = self.score(view, a)
+                negates.append(a)
+                continue
+            v = self.score(view, a)
+            if a["type"] == "attack":
+                now[a["species"]] = max(now.get(a["species"], v), v)
+            if best_v is None or v > best_v + 1e-9:
+                best, best_v = a, v
+        for a in negates:
+            v = self.negate_value(view, a, now.get(a["species"]))
             if best_v is None or v > best_v + 1e-9:
                 best, best_v = a, v
         return best
 
-    def negate_value(self, view: dict, a: dict, hunting: set) -> float:
-        """Intelligence cancels a trait for a carnivore's next attack (a card): worth it for a
-        hungry carnivore with no attack on another player open and a card to spare, the
-        target's body coming back as meat."""
+    def negate_value(self, view: dict, a: dict, now: float | None) -> float:
+        """Intelligence cancels a trait for a carnivore's next attack, for a card: worth the
+        best attack it opens or makes cheaper (a target a defence shut, Horns' pop, Mud
+        Wallowing's card), or for Scavenger the meat the others' scavengers would take; less
+        the card (next to nothing in the last round). ``now``: the carnivore's best legal
+        attack's value (None: none). Below ``now`` when it changes nothing."""
         me = view["viewer"]
-        sp = _species(view)[a["species"]][2]
-        if a["species"] in hunting or not sp["hungry"] or len(
-                view["players"][me]["cards"]) < 2:
-            return -2.0
-        return 3.0 - self.keep_value(view, me, next(
-            c for c in view["players"][me]["cards"] if c["card"] == a["card"]))
+        species = _species(view)
+        _, _, att = species[a["species"]]
+        if att["food"] >= att["pop"]:
+            return -5.0
+        neg = {g["trait"] for g in view["negated"] if g["species"] == att["id"]}
+        neg.add(a["trait"])
+        card = next(c for c in view["players"][me]["cards"] if c["card"] == a["card"])
+        cost = 0.3 if view["last"] else self.keep_value(view, me, card)
+        best = None
+        for q, row in enumerate(view["players"]):
+            for ti, t in enumerate(row["species"]):
+                if t is att:
+                    continue
+                for ig in (None, *_ambush_ignores(att, t)):
+                    if _view_blockers(view, att, q, ti, neg, ig) != []:
+                        continue
+                    mud = _mudded(t, neg, ig)
+                    if mud and len(view["players"][me]["cards"]) < 2:
+                        continue
+                    v = self.attack_value(view, me, att, q, t, neg, ig, mud)
+                    best = v if best is None else max(best, v)
+        if best is None:
+            return -5.0
+        if a["trait"] == "scavenger":
+            scav = [p for p, row in enumerate(view["players"]) for sp in row["species"]
+                    if "scavenger" in _traits(sp)]
+            best += 0.5 * sum(1 for p in scav if p != me) - 1.0 * scav.count(me)
+        return best - cost
 
     # a number per action: higher is better
     def score(self, view: dict, a: dict) -> float:
@@ -440,14 +566,8 @@ class FastPolicy:
             v = 1.0 + self.trait_effect(view, me, sp, card["trait"])
             return v + (0.5 if last else 0.0)
         if a["what"] == "pop":
-            if carn:  # a prey a head, and ``carn_spare`` to spare
-                feedable = sp["pop"] + self.carn_spare < min(
-                    4, len(_prey(view, me, sp["body"], sp["pop"], have)))
-            else:  # the plants coming, shared by the players' takes: enough for one more?
-                got, need = food_outlook(view, me, 1)
-                feedable = got >= need + self.margin
             loss = zone_loss(zone, sp)
-            if not feedable:
+            if not self.feedable(view, me, sp):
                 return -0.6
             v = 1.8 + (0.6 if loss >= sp["pop"] else 0.0)
             return v + (0.6 if last else 0.0) - 0.5 * spend
@@ -464,6 +584,17 @@ class FastPolicy:
             more = len(_prey(view, me, sp["body"] + 1, sp["pop"], have)) - now
             v += 2.0 if now == 0 and more else 1.2 if more else 0.2
         return v - 0.5 * spend - (0.8 if last else 0.0)
+
+    def feedable(self, view: dict, me: int, sp: dict) -> bool:
+        """Would one more population on ``me``'s species ``sp`` be fed this round, as far as
+        the view tells? A carnivore: a prey a head and ``carn_spare`` to spare; a plant
+        eater: the plants coming (:func:`food_outlook`, the others' hands still to play
+        counted) feed all of ``me``'s plant eaters and one more with ``margin`` to spare."""
+        if "carnivore" in _traits(sp):
+            return sp["pop"] + self.carn_spare < min(
+                4, len(_prey(view, me, sp["body"], sp["pop"], _traits(sp))))
+        got, need = food_outlook(view, me, 1, anticipate=True, species=sp["id"])
+        return got >= need + self.margin
 
     def remove_value(self, view: dict, me: int, a: dict) -> float:
         """A trait card taken off (its point lost): Heavy Fur where the heat is coming, a
@@ -484,28 +615,36 @@ class FastPolicy:
         return -5.0
 
     # --- feeding ---------------------------------------------------------------------------
+    @staticmethod
+    def attack_value(view: dict, me: int, att: dict, q: int, tgt: dict, negated: set,
+                     ignore: str | None, discard: bool) -> float:
+        """An attack of ``me``'s carnivore ``att`` on ``q``'s ``tgt``, ``negated`` cancelled,
+        an Ambush attacker ignoring ``ignore``, a card discarded for Mud Wallowing or not:
+        the meat at the least cost (Horns, the card, an own species)."""
+        traits = set(_traits(tgt)) - negated - {ignore}
+        meat = min(tgt["body"], att["pop"] - att["food"])
+        v = 6.0 + meat + (0.01 if ignore else 0.0)  # Ambush: ignoring never hurts
+        if "horns" in traits:
+            v -= 2.5 if att["pop"] > 1 else 8.0
+        if discard:
+            v -= 1.0
+        if q == me:
+            v -= 5.0
+        elif tgt["pop"] == 1:
+            v += 1.0 + 0.3 * len(tgt["traits"])  # an extinction: their traits go too
+        return v
+
     def feed(self, view: dict, me: int, a: dict) -> float:
         kind = a["type"]
         if kind == "pass":
             return 0.0
         species = _species(view)
         if kind == "attack":
-            q, ti, tgt = species[a["target"]]
+            q, _, tgt = species[a["target"]]
             _, _, att = species[a["species"]]
-            traits = set(_traits(tgt)) - {a.get("ignore")}
             negated = {g["trait"] for g in view["negated"] if g["species"] == att["id"]}
-            traits -= negated
-            meat = min(tgt["body"], att["pop"] - att["food"])
-            v = 6.0 + meat + (0.01 if "ignore" in a else 0.0)  # Ambush: ignoring never hurts
-            if "horns" in traits:
-                v -= 2.5 if att["pop"] > 1 else 8.0
-            if "discard" in a:
-                v -= 1.0
-            if q == me:
-                v -= 5.0
-            elif tgt["pop"] == 1:
-                v += 1.0 + 0.3 * len(tgt["traits"])  # an extinction: their traits go too
-            return v
+            return self.attack_value(view, me, att, q, tgt, negated, a.get("ignore"),
+                                     "discard" in a)
         if kind == "feed":
             _, i, sp = species[a["species"]]
             tr = _traits(sp)
@@ -910,6 +1049,7 @@ class StrongPolicy(FastPolicy):
     green order and feeding by the fast rules."""
 
     max_work = 30  # imagined rounds (``_Round.run``) a decision, at most
+    margin = 0.0  # a plant eater grows only while the plants coming feed it (:meth:`feedable`)
     c_card = 0.7  # a card kept for a later round
     card_deal = 1.0  # a species for each round left: one more card dealt
     others_plants = 4.0  # the plants of another player's unknown food card
@@ -1159,6 +1299,9 @@ class StrongPolicy(FastPolicy):
                 cands.append((-self.prior(t, mine0[i], carn_any, rnds), len(cands), a))
             elif k == "grow" and a["card"] == cheapest:
                 key = (k, a["what"], sig[idx[a["species"]]])
+                if key not in seen and a["what"] == "pop" and not mine0[idx[a["species"]]][CARN] \
+                        and not self.feedable(view, me, species[idx[a["species"]]]):
+                    seen.add(key)  # the plants coming would not feed it
                 if key not in seen:
                     seen.add(key)
                     cands.append((-3.0 if a["what"] == "pop" else -1.0, len(cands), a))
