@@ -25,6 +25,7 @@ its own, still running, game with "drawn for an earlier moment" and a link to th
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 from typing import Any, ClassVar
@@ -158,6 +159,10 @@ class Component(discord.ui.DynamicItem[discord.ui.Item], template=r"(?!)"):
             view = self.view
             if view is not None:
                 view.clear_items()
+            # and the interaction's cached answer object, which refers back to it (the
+            # handler's tracking keeps what it needs: ops.interactions)
+            with contextlib.suppress(AttributeError):
+                del interaction._cs_response
 
     async def run(self, interaction: discord.Interaction) -> None:
         """What the press does; a refusal is raised (HostError, IllegalAction)."""

@@ -64,13 +64,18 @@ async def answered_in_time(interaction: discord.Interaction, work, *, thinking: 
     so that its answer may come later. A quick move is answered in one call to Discord instead
     of an acknowledgement and a followup."""
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
-    if not done and not interaction.response.is_done():
-        if thinking:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        else:
-            await interaction.response.defer()
-    return await task
+    try:
+        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+        if not done and not interaction.response.is_done():
+            if thinking:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+        return await task
+    finally:
+        # a refusal's traceback holds this frame, and the task holds the refusal: without
+        # these, a cycle for the garbage collector's passes (issue 25: GC pauses)
+        task = done = None
 
 
 @app_commands.guild_only()

@@ -73,6 +73,14 @@ class LobbyButton(Component, prefix="l",
         await interaction.client.get_cog("Lobby").press(interaction, game, self.verb)
 
 
+def spent(view: discord.ui.View | None) -> None:
+    """A view once sent (its items are found again by their custom ids): emptied, so that it
+    and its items, which refer to each other, are freed by refcounting at once instead of
+    by the garbage collector's passes (issue 25: GC pauses)."""
+    if view is not None:
+        view.clear_items()
+
+
 def lobby_view(game: LiveGame, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave", "ai", "start", "cancel"):
@@ -130,9 +138,10 @@ class Lobby(commands.Cog):
                                  + f" {channel.mention}")
             return
         # the command is answered with the lobby itself (no channel call)
+        view = lobby_view(game, lang)
         response = await interaction.response.send_message(
-            embed=lobby_embed(game, lang), view=lobby_view(game, lang),
-            allowed_mentions=NO_MENTIONS)
+            embed=lobby_embed(game, lang), view=view, allowed_mentions=NO_MENTIONS)
+        spent(view)
         message_id = getattr(response, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id
@@ -153,17 +162,20 @@ class Lobby(commands.Cog):
         else:
             kwargs = {"embed": lobby_embed(game, lang), "view": lobby_view(game, lang)}
             editor = self._editor(game.id)
-        if editor is not None:  # through the lobby's interaction: no global budget
-            try:
-                await self.bot.listener.write(
-                    channel.id, lambda: editor.edit_original_response(**kwargs))
-                return
-            except discord.HTTPException:
-                self._editors.pop(game.id, None)  # its token expired...: the channel's way
-        message = channel.get_partial_message(int(message_id))
-        # the lobby message was deleted: the slash command's reply is enough
-        with contextlib.suppress(discord.HTTPException):
-            await self.bot.listener.write(channel.id, lambda: message.edit(**kwargs))
+        try:
+            if editor is not None:  # through the lobby's interaction: no global budget
+                try:
+                    await self.bot.listener.write(
+                        channel.id, lambda: editor.edit_original_response(**kwargs))
+                    return
+                except discord.HTTPException:
+                    self._editors.pop(game.id, None)  # its token expired...: the channel's way
+            message = channel.get_partial_message(int(message_id))
+            # the lobby message was deleted: the slash command's reply is enough
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.listener.write(channel.id, lambda: message.edit(**kwargs))
+        finally:
+            spent(kwargs["view"])
 
     async def press(self, interaction: discord.Interaction, game: LiveGame, verb: str) -> None:
         """A lobby button (LobbyButton): the lobby message is edited in the interaction's
@@ -201,8 +213,9 @@ class Lobby(commands.Cog):
             finally:
                 listener.post_through(pressed)
             return
-        await interaction.response.edit_message(embed=lobby_embed(game, lang),
-                                                view=lobby_view(game, lang))
+        view = lobby_view(game, lang)
+        await interaction.response.edit_message(embed=lobby_embed(game, lang), view=view)
+        spent(view)
         self._keep_editor(game.id, interaction)  # its original response is the lobby
 
 

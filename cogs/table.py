@@ -371,6 +371,10 @@ class Table:
     # the latest press on the table's public messages (or its Start), until when: the
     # table's next post is a followup of it (an interaction endpoint), not a channel post
     poster: tuple[discord.Interaction, float] | None = None
+    # views replaced since the last write: emptied once no write may still send them (a
+    # view and its items refer to each other: emptied, refcounting frees them at once
+    # instead of the garbage collector's full passes)
+    spent: list[discord.ui.View] = field(default_factory=list)
 
 
 # what an edit through an interaction's token never reads: a kept editor drops them (the
@@ -495,7 +499,10 @@ class TableListener:
         table.awaited = {game.seats[p]["id"] for p in game.awaiting()}
         table.header = self._header(game, lang)
         table.footer = status_line(game, lang)
+        replaced = table.view
         table.view = final_view(game, lang) if over else table_view(self.bot, game, lang)
+        if replaced is not None and replaced is not table.view:
+            table.spent.append(replaced)
         table.view = with_web_link(table.view, link, lang)
         table.finished = over
         # kept as one string: a table's few dozen dicts and lists fewer for every full GC pass
@@ -605,8 +612,20 @@ class TableListener:
             return True
         finally:
             table.holds.discard(interaction.id)
+            self._empty_spent(table)
             if (table.dirty or table.retired) and not table.holds:
                 self._wake(table)
+
+    @staticmethod
+    def _empty_spent(table: Table) -> None:
+        """Empty the views replaced meanwhile, unless the writer's call (which may still
+        send one) is under way; a press's answer was made when it was sent."""
+        if table.writing:
+            return
+        for view in table.spent:
+            if view is not table.view:
+                view.clear_items()
+        table.spent.clear()
 
     def _press_edit(self, table: Table, message_id: int):
         """What a press's answer writes to ``message_id`` (taken from what the writer would
@@ -794,6 +813,7 @@ class TableListener:
                 table.retired.clear()
             finally:
                 table.writing = False
+                self._empty_spent(table)
             if table.finished and not table.dirty and not table.retired:
                 self.tables.pop(table.game_id, None)
 
