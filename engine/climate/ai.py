@@ -10,8 +10,9 @@ show, so an AI never knows them. ``seed`` comes from the view alone (:func:`view
   that push the climate towards the zone that costs its species least (and the others most);
   the play phase spends cards one by one on the best of a new species (while there are few;
   on the left of the row when a Warning Call there would guard it), population (only while
-  the plants coming, shared among the players by their takes per feeding turn, feed one
-  more with a plant to spare: :func:`food_outlook`; a carnivore, a prey a head and two
+  the plants coming, taken turn by turn by every player's species as the feeding feeds
+  them, the others' hands still to play anticipated, feed one more with a plant to spare:
+  :func:`food_outlook`, :meth:`FastPolicy.feedable`; a carnivore, a prey a head and two
   more),
   body size (against carnivores and the climate; a carnivore's, to reach more prey), a trait
   for its effect here (protections against the climate coming, defences when carnivores
@@ -22,8 +23,10 @@ show, so an AI never knows them. ``seed`` comes from the view alone (:func:`view
   take (the exchange; not in the last round) and stops; feeding attacks the prey giving
   the most meat at the least cost (Horns, Mud Wallowing, its own species), feeds the hungry
   species that gains most (Foraging, Cooperation), uses Intelligence when the Watering Hole
-  cannot feed everyone, cancels a defence with Intelligence for a hungry carnivore with no
-  other prey, and stores fat.
+  cannot feed everyone, cancels a trait with Intelligence where that opens or cheapens the
+  carnivore's best attack (a defence, Horns, Mud Wallowing) or denies the others'
+  Scavengers their meat, worth more than the card (:meth:`FastPolicy.negate_value`), and
+  stores fat.
 * :class:`StrongPolicy`: the food card and every play-phase move are chosen on a model of
   the round worked out from the view alone (no hidden card is guessed): the zones the
   marker may reach (the icons of its own food card, each unknown one a sun or a snowflake
@@ -37,7 +40,9 @@ show, so an AI never knows them. ``seed`` comes from the view alone (:func:`view
   Long Neck, Migratory, Intelligence, carnivores), its final points, its trait cards, one
   more card dealt per species, all discounted by the losses the climate drifting one zone
   either way would cost. Each move (trait by species, growth, a new species; the cards
-  spent for growth are those least worth keeping; a trait the model cannot tell from its
+  spent for growth are those least worth keeping; a plant eater's population is weighed
+  only where the fast rules' outlook says the plants coming feed it, :meth:`feedable` with
+  no plant to spare; a trait the model cannot tell from its
   point needs no round of its own) is weighed on the likeliest zone, the best few again
   on every likely zone, and the best one played until stopping is worth more: a species
   is a card a round, a population that will not be fed is a wasted card, a card kept may
