@@ -21,9 +21,11 @@ an AI seat each, AI delay 0) at ``RATE`` interactions a second throughout. A win
 ``--seconds`` with nobody watching and one with ``--watchers`` clients on the page of one of
 those games (the order alternates between runs). The watchers are a second OS process (this
 file with ``--watch``): each one opens the page, then its event stream
-(``/g/TOKEN/events``), and at every new position fetches state.json and then the new board
-image, as the page's script does; each sends its own X-Forwarded-For, as clients behind the
-reverse proxy would (so the per-client rate limit applies to each, not to all of them).
+(``/g/TOKEN/events?lang=en``), whose ``event: state`` carries state.json's text, and at
+every new position fetches the new board image, as the page's script does (a browser never
+asks again for a board it has: its URL names the position and it is served immutable); each
+sends its own X-Forwarded-For, as clients behind the reverse proxy would (so the per-client
+rate limit applies to each, not to all of them).
 
 * ``web.watchers_rps``: the requests the watchers made and were served (HTTP 200) per second
   in the watched window (``web.watched_changes_per_s``: the positions per second they saw
@@ -357,7 +359,7 @@ async def watch(url: str, clients: int) -> None:
         last_seq = last_board = None
         event = None
         try:
-            async with http.get(url + "/events", headers=headers,
+            async with http.get(url + "/events?lang=en", headers=headers,
                                 timeout=aiohttp.ClientTimeout(total=None)) as r:
                 if r.status != 200:
                     counters["failed"] += 1
@@ -367,10 +369,11 @@ async def watch(url: str, clients: int) -> None:
                     line = raw.decode().rstrip("\r\n")
                     if line.startswith("event:"):
                         event = line[6:].strip()
-                    elif line.startswith("data:") and event == "seq":
-                        seq = line[5:].strip()
+                    elif line.startswith("data:") and event == "state":
+                        data = json.loads(line[5:])  # state.json's text: no request for it
+                        seq = data["seq"]
                         if last_seq is None:  # the position the page was drawn at
-                            last_seq = seq
+                            last_seq, last_board = seq, data.get("board")
                             counters["streams"] += 1
                             if counters["streams"] >= clients:
                                 ready.set()
@@ -380,10 +383,7 @@ async def watch(url: str, clients: int) -> None:
                         last_seq = seq
                         if i == 0:
                             counters["changes"] += 1
-                        body = await fetch(http, url + "/state.json?lang=en", headers)
-                        if body is None:
-                            continue
-                        board = json.loads(body).get("board")
+                        board = data.get("board")
                         if board and board != last_board:
                             last_board = board
                             await fetch(http, root + board, headers)

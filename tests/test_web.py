@@ -19,7 +19,7 @@ from engine import get_game
 from store import Store
 from tests.contract import pick, seats
 from web import WebSettings, make_app
-from web.app import SECURITY_HEADERS, WEB_APP, choose_lang, draw_board
+from web.app import IMMUTABLE, SECURITY_HEADERS, WEB_APP, choose_lang, draw_board
 
 KINDS = ("evo", "cubosaurs", "mutations", "climate")
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -95,7 +95,7 @@ def secure(response, *, token_page: bool = True) -> None:
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
     assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
     if token_page:
-        assert response.headers["Cache-Control"] in ("no-store", "private, no-cache")
+        assert response.headers["Cache-Control"] in ("no-store", "private, no-cache", IMMUTABLE)
 
 
 # --- routes, statuses, headers -------------------------------------------------------------------
@@ -112,7 +112,9 @@ async def test_game_page_state_board_and_headers(store, web):
     for anchor in ('id="board-img"', 'id="players"', 'id="log"', 'id="replay-prev"',
                    'id="replay-next"', 'id="replay-play"', 'data-seq="25"',
                    'name="viewport"', f'src="{token}/board.png?seq=25&amp;lang=en"',
-                   'href="../static/web.css?v=', '<script src="../static/web.js?v='):
+                   'href="../static/web.css?v=', '<script src="../static/web.js?v=',
+                   '<link rel="icon" href="../static/icon.svg?v=',
+                   f'data-events="{token}/events?lang=en"'):
         assert anchor in page, anchor
     assert "<script>" not in page and "style=" not in page and "onclick" not in page
     assert "**" not in page and "evo status" in page and "Player 1" in page
@@ -134,8 +136,17 @@ async def test_game_page_state_board_and_headers(store, web):
     secure(r)
     png = await r.read()
     assert png.startswith(PNG) and r.headers["ETag"]
+    assert r.headers["Cache-Control"] == "private, no-cache"  # no position named: revalidated
     again = await web.get(f"/g/{token}/board.png", headers={"If-None-Match": r.headers["ETag"]})
     assert again.status == 304
+    # the page's URL names the position and the language: never asked again
+    r = await web.get(f"/g/{token}/{data['board'].split('/', 1)[1]}")
+    assert r.status == 200 and await r.read() == png and r.headers["ETag"]
+    assert r.headers["Cache-Control"] == IMMUTABLE == "private, max-age=31536000, immutable"
+    secure(r)
+    for stale in ("seq=24&lang=en", "seq=25&lang=xx", "seq=25"):  # not that content
+        r = await web.get(f"/g/{token}/board.png?{stale}")
+        assert r.status == 200 and r.headers["Cache-Control"] == "private, no-cache", stale
     large = await web.get(f"/g/{token}/board.png?size=large")
     assert (await large.read()).startswith(PNG)
     import io
@@ -288,16 +299,16 @@ async def test_two_hundred_viewers_cost_one_read_and_one_drawing(store, web, clo
 # --- live events -----------------------------------------------------------------------------
 
 
-async def read_event(response) -> str:
-    """The data of the next ``event: seq`` of a stream."""
+async def read_event(response) -> dict:
+    """The data of the next ``event: state`` of a stream (state.json's text), decoded."""
     lines = []
     while True:
         line = (await asyncio.wait_for(response.content.readline(), 5)).decode().rstrip("\n")
         if line == "" and lines:
             block = dict(x.split(": ", 1) for x in lines if ": " in x and not x.startswith(":"))
             lines = []
-            if block.get("event") == "seq":
-                return block["data"]
+            if block.get("event") == "state":
+                return json.loads(block["data"])
         elif line:
             lines.append(line)
 
@@ -306,10 +317,13 @@ async def test_events_after_a_commit(store, web):
     rules = get_game("evo")
     game, state = await store_game(store, "evo", moves=4)
     token = await store.web_token(5.0, game_id=game)
-    r = await web.get(f"/g/{token}/events")
+    r = await web.get(f"/g/{token}/events?lang=it")
     assert r.status == 200 and r.headers["Content-Type"] == "text/event-stream"
     secure(r)
-    assert await read_event(r) == "4"
+    # the event carries state.json (in the page's language): the page asks nothing else
+    state_json = await (await web.get(f"/g/{token}/state.json?lang=it")).json()
+    assert await read_event(r) == state_json and state_json["seq"] == 4
+    assert state_json["lang"] == "it" and "lang=it" in state_json["board"]
     # a commit (as the host makes it), then the bot's notification: the event comes at once
     p, a = pick(rules, state, random.Random(1))
     state, _ = rules.apply_action(state, p, a)
@@ -317,15 +331,32 @@ async def test_events_after_a_commit(store, web):
     await store.record_action(game, 4, f"c{p}", a, rules.to_json(state), 50.0,
                               lobby=row.decoded()[1])
     web.server.app[WEB_APP].notify(game)
-    assert await read_event(r) == "5"
+    data = await read_event(r)
+    assert data["seq"] == 5 and data["board"] != state_json["board"]
+    assert data == await (await web.get(f"/g/{token}/state.json?lang=it")).json()
     r.close()
+
+
+async def test_every_stream_writes_the_same_event_bytes(store, web):
+    """The event is encoded once per position and language, whatever the number of streams."""
+    game, _ = await store_game(store, "cubosaurs", moves=3)
+    token = await store.web_token(5.0, game_id=game)
+    streams = [await web.get(f"/g/{token}/events?lang=en") for _ in range(3)]
+    assert [(await read_event(r))["seq"] for r in streams] == [3, 3, 3]
+    app = web.server.app[WEB_APP]
+    snap = await app.snapshots.get(game)
+    first = app._state_event(snap, "en", token)
+    assert app._state_event(snap, "en", token) is first
+    assert first.startswith(b"event: state\ndata: {") and first.count(b"\n") == 3
+    for r in streams:
+        r.close()
 
 
 async def test_events_end_when_the_link_is_revoked(store, web, clock):
     game, _ = await store_game(store, "evo", moves=2)
     token = await store.web_token(5.0, game_id=game)
     r = await web.get(f"/g/{token}/events")
-    assert await read_event(r) == "2"
+    assert (await read_event(r))["seq"] == 2
     await store.revoke_web_token(6.0, game_id=game)
     web.server.app[WEB_APP].forget(token)
     assert await asyncio.wait_for(r.content.read(), 5) == b""  # the stream ends
@@ -353,7 +384,7 @@ async def test_finished_game_final_table_and_replay(store, web):
     assert (await web.get(f"/g/{token}/replay/{frames}.png")).status == 404
     assert (await web.get(f"/g/{token}/replay/x.png")).status == 404
     r = await web.get(f"/g/{token}/events")  # a finished game: one event, then the end
-    assert await read_event(r) == str(data["seq"])
+    assert await read_event(r) == data  # its frames included
     assert await asyncio.wait_for(r.content.read(), 5) == b""
 
 

@@ -7,7 +7,8 @@ enabled``.
   size), the server-sent events, and :class:`WebServer` (its own site: never the address of
   ``/healthz`` and ``/metrics``).
 * ``web.pages`` — the HTML, built from string templates with every value escaped.
-* ``web/static/`` — one CSS file and one small script (live updates, the replay player).
+* ``web/static/`` — one CSS file, one small script (live updates, the replay player) and the
+  page's icon.
 
 Routes (``TOKEN``: a link's random token, see ``Store.web_token``; an unknown or revoked one
 is a plain 404, the same body for both):
@@ -17,10 +18,12 @@ is a plain 404, the same body for both):
 ``/g/TOKEN/board.png``             the public board as the table draws it (``?size=large``:
                                    twice as large)
 ``/g/TOKEN/state.json``            seq, status, phase, players, scores, awaited, log lines
-``/g/TOKEN/events``                server-sent events: ``event: seq`` / ``data: N`` per change
+``/g/TOKEN/events``                server-sent events: ``event: state`` per change, its data
+                                   state.json's text (``?lang=``)
 ``/g/TOKEN/replay/N.png``          a finished game's phase image N (0-based)
 ``/s/TOKEN``                       a server's page (only while its ``web_page`` setting is on)
-``/static/NAME``                   ``web.css``, ``web.js`` (``?v=HASH``: cached for a year)
+``/static/NAME``                   ``web.css``, ``web.js``, ``icon.svg`` (``?v=HASH``: cached
+                                   for a year)
 =================================  ==========================================================
 
 Stable element ids (the browser test and the bench rely on them): ``#board img``

@@ -38,7 +38,8 @@ log = logging.getLogger("darwin.web")
 
 STATIC = Path(__file__).with_name("static")
 STATIC_TYPES = {"web.css": "text/css; charset=utf-8",
-                "web.js": "text/javascript; charset=utf-8"}
+                "web.js": "text/javascript; charset=utf-8",
+                "icon.svg": "image/svg+xml"}
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 SNAPSHOT_TTL = 1.0  # seconds: a game is read from the store at most this often
 LINK_TTL = 5.0  # seconds a token's lookup is kept (a revoke in this process clears it at once)
@@ -50,6 +51,9 @@ MAX_STREAMS = 2000  # event streams open at once (past it: 503, the page polls i
 SPREAD_PER_STREAM = 0.005
 MAX_SPREAD = 2.0
 LARGE = 2  # ?size=large: the board twice as large
+# a board's URL with its position and language (?seq=N&lang=L): its content never changes.
+# private: the token is in the path (a reverse proxy may still cache it: the README says how)
+IMMUTABLE = "private, max-age=31536000, immutable"
 LIVE = ("lobby", "active")
 SHOWN = ("lobby", "active", "finished", "cancelled")  # a broken game is not shown
 NOT_FOUND = "404: Not Found"
@@ -475,14 +479,31 @@ class WebApp:
         }
 
     def _cached_data(self, snap: Snapshot, lang: str, token: str) -> list:
-        """[game_data, its JSON text or None], made once per position and language."""
+        """[game_data, its JSON text or None, its event-stream bytes or None], made once per
+        position and language."""
         key = (snap.game_id, snap.version, lang, token, self._frames_count(snap))
         hit = self._data.get(key)
         if hit is None:
-            hit = self._data[key] = [self.game_data(snap, lang, token), None]
+            hit = self._data[key] = [self.game_data(snap, lang, token), None, None]
             while len(self._data) > 256:
                 self._data.popitem(last=False)
         return hit
+
+    def _state_text(self, snap: Snapshot, lang: str, token: str) -> str:
+        """state.json's text, made once per position and language."""
+        hit = self._cached_data(snap, lang, token)
+        if hit[1] is None:
+            hit[1] = json.dumps(hit[0], ensure_ascii=False)
+        return hit[1]
+
+    def _state_event(self, snap: Snapshot, lang: str, token: str) -> bytes:
+        """The ``event: state`` carrying state.json's text, encoded once per position and
+        language: every stream of that page writes the same bytes (JSON has no raw newline,
+        so the data is one line)."""
+        hit = self._cached_data(snap, lang, token)
+        if hit[2] is None:
+            hit[2] = f"event: state\ndata: {self._state_text(snap, lang, token)}\n\n".encode()
+        return hit[2]
 
     def _frames_count(self, snap: Snapshot) -> int:
         frames = self._frames.get(snap.game_id)
@@ -504,10 +525,8 @@ class WebApp:
         lang = self._lang(request, snap)
         if snap.status == "finished":
             await self._replay_frames(snap)
-        hit = self._cached_data(snap, lang, request.match_info["token"])
-        if hit[1] is None:
-            hit[1] = json.dumps(hit[0], ensure_ascii=False)
-        return web.Response(text=hit[1],
+        text = self._state_text(snap, lang, request.match_info["token"])
+        return web.Response(text=text,
                             content_type="application/json", charset="utf-8",
                             headers={"Cache-Control": "no-store", "Vary": "Accept-Language"})
 
@@ -519,7 +538,12 @@ class WebApp:
         scale = LARGE if request.query.get("size") == "large" else 1
         view = snap.view()
         key = ("board", snap.game_id, snap.seq, lang, scale)
-        return await self._png(request, key, lambda: draw_board(snap.kind, view, lang, scale))
+        # the URL the page uses names the position and the language: what it shows never
+        # changes, so a browser never asks again (any other URL: revalidated by its ETag)
+        immutable = (request.query.get("seq") == str(snap.seq)
+                     and request.query.get("lang") == lang)
+        return await self._png(request, key, lambda: draw_board(snap.kind, view, lang, scale),
+                               immutable)
 
     async def replay_image(self, request: web.Request) -> web.Response:
         snap = await self._game(request)
@@ -535,9 +559,10 @@ class WebApp:
         return await self._png(request, ("replay", snap.game_id, n, lang, 1),
                                lambda: draw_board(snap.kind, view, lang))
 
-    async def _png(self, request: web.Request, key: tuple, draw) -> web.Response:
+    async def _png(self, request: web.Request, key: tuple, draw,
+                   immutable: bool = False) -> web.Response:
         etag = '"' + "-".join(str(k) for k in key) + '"'
-        headers = {"ETag": etag, "Cache-Control": "private, no-cache",
+        headers = {"ETag": etag, "Cache-Control": IMMUTABLE if immutable else "private, no-cache",
                    "Vary": "Accept-Language"}
         if request.headers.get("If-None-Match") == etag:
             return web.Response(status=304, headers=headers)
@@ -561,13 +586,17 @@ class WebApp:
         return self._frames[snap.game_id]
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events: ``event: seq`` with the game's position, once at the start
-        and after every change; a comment every HEARTBEAT seconds; the stream ends when the
-        game is no longer live (or the link is revoked)."""
+        """Server-sent events: ``event: state`` whose data is state.json's text (in the
+        page's language, ``?lang=``), once at the start and after every change, so a page
+        needs no other request to follow the game but the new board; a comment every
+        HEARTBEAT seconds; the stream ends when the game is no longer live (or the link is
+        revoked). The event's bytes are made once per position and language and every stream
+        writes the same ones."""
         snap = await self._game(request)
         if self.streams >= MAX_STREAMS or self.closing:
             return web.Response(status=503, text="503: Busy", headers={"Retry-After": "5"})
         token = request.match_info["token"]
+        lang = self._lang(request, snap)
         response = web.StreamResponse(headers={
             "Content-Type": "text/event-stream", "Cache-Control": "no-store",
             "X-Accel-Buffering": "no"})
@@ -585,7 +614,9 @@ class WebApp:
                 if snap is None:
                     break
                 if snap.version != last:
-                    await response.write(f"event: seq\ndata: {snap.seq}\n\n".encode())
+                    if snap.status == "finished":
+                        await self._replay_frames(snap)  # the event says how many
+                    await response.write(self._state_event(snap, lang, token))
                     last = snap.version
                     quiet_since = self.clock()
                 elif self.clock() - quiet_since >= HEARTBEAT:

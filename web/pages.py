@@ -34,6 +34,7 @@ PAGE = Template("""<!doctype html>
 <meta name="robots" content="noindex, nofollow">
 <title>$title</title>
 <link rel="stylesheet" href="$css">
+<link rel="icon" href="$icon" type="image/svg+xml">
 $script</head>
 <body $attrs>
 $body
@@ -47,7 +48,7 @@ def _page(lang: str, title: str, body: str, static: dict[str, str], w: dict[str,
           attrs: dict[str, object], script: bool) -> str:
     attributes = " ".join(f'data-{k}="{e(v)}"' for k, v in attrs.items())
     return PAGE.substitute(
-        lang=e(lang), title=e(title), css=e(static["web.css"]),
+        lang=e(lang), title=e(title), css=e(static["web.css"]), icon=e(static["icon.svg"]),
         script=f'<script src="{e(static["web.js"])}" defer></script>\n' if script else "",
         attrs=attributes, body=body, footer=e(w["footer"]))
 
@@ -133,7 +134,7 @@ def game_page(data: dict, static: dict[str, str], w: dict[str, str]) -> str:
     attrs = {"seq": data["seq"], "status": data["status"], "frames": frames, "lang": lang,
              "ai": w["ai"],
              "state": f"{token}/state.json?lang={lang}" if token else "",
-             "events": f"{token}/events" if token else "",
+             "events": f"{token}/events?lang={lang}" if token else "",
              "replay": f"{token}/replay/" if token else ""}
     return _page(lang, title, body, static, w, attrs, script=True)
 

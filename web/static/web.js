@@ -1,5 +1,6 @@
-// Darwin's web page: follows a live game (server-sent events, else polling state.json) and
-// plays a finished game's replay (buttons and the arrow keys). No framework, no inline code.
+// Darwin's web page: follows a live game (server-sent events carrying the state, else polling
+// state.json) and plays a finished game's replay (buttons and the arrow keys). No framework,
+// no inline code.
 (function () {
   "use strict";
   var body = document.body;
@@ -38,6 +39,8 @@
   }
 
   function show(data) {
+    // an answer to an older poll never undoes a newer event
+    if (data.seq < parseInt(body.getAttribute("data-seq") || "0", 10)) return;
     body.setAttribute("data-seq", String(data.seq));
     body.setAttribute("data-status", data.status);
     $("status").textContent = data.status_text;
@@ -75,9 +78,12 @@
     if (!window.EventSource) { poll(); return; }
     var source = new EventSource(body.getAttribute("data-events"));
     var failures = 0;
-    source.addEventListener("seq", function (ev) {
+    // each event carries state.json's text: no request but the new board's image
+    source.addEventListener("state", function (ev) {
       failures = 0;
-      if (ev.data !== body.getAttribute("data-seq") || body.getAttribute("data-status") !== "active") refresh();
+      var data = null;
+      try { data = JSON.parse(ev.data); } catch (e) { refresh(); return; }
+      if (data) show(data);
     });
     source.onerror = function () {
       failures += 1;
