@@ -16,7 +16,7 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
         export DEBIAN_FRONTEND=noninteractive
         log="${TMPDIR:-/tmp}/darwin-chromium-install.log"
         start=$(date +%s)
-        install="apt-get install -y -q --no-install-recommends chromium chromium-driver"
+        install="apt-get install -y -q --no-install-recommends chromium chromium-driver fonts-noto-color-emoji"
         if $install >"$log" 2>&1 || { apt-get update -q >>"$log" 2>&1 && $install >>"$log" 2>&1; }; then
             echo "scripts/test.sh: installed chromium and chromium-driver in $(( $(date +%s) - start )) s."
         else
