@@ -37,7 +37,9 @@ rate limit applies to each, not to all of them).
   call about it. The goal: watching does not slow playing (p99 <= 150 ms).
 * ``web.bot_cpu_alone`` / ``web.bot_cpu_watched``: the bot process's CPU (cores) in each
   window; ``web.cpu_ms_per_watcher_request``: the difference over the watchers' requests
-  (event-stream writes included), which a busy machine inflates less than the latencies;
+  (event-stream writes included), which a busy machine inflates less than the latencies, and
+  ``web.cpu_ms_per_watcher_change``: the same CPU over the positions seen and the watchers
+  (what one watcher costs per move, whatever requests it makes);
   ``web.watchers_process_cpu``: the watcher process's own CPU (on this machine it competes
   with the bot; real watchers are elsewhere).
 
@@ -444,12 +446,19 @@ def run(out, runs: int = RUNS, watchers: int = WATCHERS, seconds: float = SECOND
     out("web.interaction_p50_ms", med("p50"), "ms")
     out("web.interaction_p95_ms", med("p95"), "ms")
     out("web.interaction_p99_ms", med("p99"), f"ms (with {watchers} watchers; goal <= 150)")
+    out("web.interaction_p99_worst_ms", max(r["p99"] for r in results),
+        f"ms (the worst of {len(results)} runs; alone: "
+        f"{max(r['p99_alone'] for r in results):.1f} ms)")
     out("web.interaction_samples", min(r["samples"] for r in results), "per window (fewest)")
     out("web.bot_cpu_alone", med("bot_cpu_alone"), "cores")
     out("web.bot_cpu_watched", med("bot_cpu"), "cores")
     out("web.cpu_ms_per_watcher_request", statistics.median(
         (r["bot_cpu"] - r["bot_cpu_alone"]) * 1000 / r["rps"] for r in results if r["rps"]),
         "ms (the bot's CPU added by the watchers / their requests)")
+    out("web.cpu_ms_per_watcher_change", statistics.median(
+        (r["bot_cpu"] - r["bot_cpu_alone"]) * 1000 / (r["changes"] * r["connected"])
+        for r in results if r["changes"] and r["connected"]),
+        "ms (the bot's CPU added by the watchers / positions seen / watchers)")
     out("web.watchers_process_cpu", med("watchers_cpu"), "cores (the 200 clients)")
     out("web.load_average_end", load_average(), "(1 min)")
 
