@@ -366,7 +366,7 @@ async def test_events_end_when_the_link_is_revoked(store, web, clock):
 
 
 async def test_finished_game_final_table_and_replay(store, web):
-    game, state = await store_game(store, "cubosaurs", n=3, seed=3)
+    game, state = await store_game(store, "cubosaurs", n=3, seed=4)  # the winner is not seat 0
     token = await store.web_token(5.0, game_id=game)
     page = await (await web.get(f"/g/{token}")).text()
     frames = int(re.search(r'data-frames="(\d+)"', page)[1])
@@ -376,6 +376,7 @@ async def test_finished_game_final_table_and_replay(store, web):
     assert data["status"] == "finished" and data["frames"] == frames and not data["turn"]
     ranks = {p["name"]: p["rank"] for p in data["players"]}
     assert ranks == {r["name"]: r["rank"] for r in get_game("cubosaurs").returns(state)}
+    assert [p["rank"] for p in data["players"]] == sorted(ranks.values())  # standings order
     first = await web.get(f"/g/{token}/replay/0.png")
     last = await web.get(f"/g/{token}/replay/{frames - 1}.png")
     assert first.status == last.status == 200

@@ -447,6 +447,8 @@ class WebApp:
                     "awaited": i in awaited,
                     "rank": standings.get(i, (None, None))[0],
                     "score": standings.get(i, (None, None))[1]} for i, s in enumerate(seats)]
+        if snap.status == "finished":  # the final standings in their order; seats while playing
+            players.sort(key=lambda p: (p["rank"] is None, p["rank"] or 0, p["seat"]))
         lines = []
         for event in snap.lobby.get("log") or []:
             try:
