@@ -21,9 +21,11 @@ async def test_a_small_load_over_sockets(tmp_path):
     lines: list[str] = []
     report = await run_load(cfg, out=lines.append)
     assert any(x.startswith("load.interaction_p99_ms ") for x in lines)
-    # REST calls by Discord's bucket: the interaction endpoints carry most of the table's
-    # edits (presses answered by editing the table), the bot's GC pauses were measured
-    assert report["load.exempt_calls_per_move"] > report["load.global_calls_per_move"] > 0
+    # REST calls by Discord's bucket: the interaction endpoints carry the table's posts and
+    # edits (presses answered by editing the table, later posts their followups: issue 25;
+    # a channel call only for a table nobody pressed for 14 minutes), GC pauses measured
+    assert report["load.exempt_calls_per_move"] > 0
+    assert report["load.global_calls_per_move"] == 0
     assert report["load.gc_max_pause_ms"] >= 0
     assert report["load.bot_exit_codes"] == [0]  # SIGTERM closed it cleanly
     assert report["load.games_started"] == 4
