@@ -13,7 +13,18 @@ from __future__ import annotations
 from itertools import combinations
 
 from engine.base import EventLog, observe
-from engine.core import IllegalAction, OneOf, Seat, below, check_shape, rank_rows, roll, shuffle
+from engine.core import (
+    MAX_INT,
+    MAX_TEXT,
+    IllegalAction,
+    OneOf,
+    Seat,
+    below,
+    check_shape,
+    rank_rows,
+    roll,
+    shuffle,
+)
 from engine.evo import cards
 from engine.evo.data import BAG_KINDS, GENE_KINDS, board_for
 from engine.evo.position import (  # all offered as rules.<name> too (ai.py reads some here)
@@ -248,8 +259,31 @@ def to_act(state: EvoState) -> list[int]:
     return []
 
 
+def _awaits(state: EvoState, p: int) -> bool:
+    """``p in to_act(state)`` for an int ``p`` in ``0..n-1``, without building the list."""
+    if state.phase == OVER:
+        return False
+    w = state.window
+    if w is not None:
+        return p in w["asked"] and p not in w["answered"]
+    e = state.effects
+    if "first" in e and e.get("first_go") is None:
+        return e["first"] == p
+    stage = state.stage
+    if stage == "choose":
+        pending = state.pending
+        return p < len(pending) and pending[p] is not None
+    if stage == "move" or stage == "hatch":
+        order = turn_order(state)
+        return state.cur < len(order) and order[state.cur] == p
+    if stage == "bid" and state.auction:
+        return bidder(state) == p
+    return False
+
+
 def legal_actions(state: EvoState, p: int) -> list[dict]:
-    if p not in to_act(state):
+    if not (_awaits(state, p) if type(p) is int and 0 <= p < len(state.seats)
+            else p in to_act(state)):
         return []
     if state.window is not None:
         return [{"type": "pass"}] + cards.plays(state, p, state.window["at"])
@@ -434,6 +468,32 @@ def check_action(action, partial: bool = False) -> None:
     """Refuse (:class:`IllegalAction`) an action that is not exactly one of the shapes of
     ``ACTION_SHAPES``; the rules below rely on it. ``partial``: a card's or tile's own
     parameters may be missing (the rules give their reason first, see ``check_shape``)."""
+    # The fast path of the actions simulations apply most (pass, end, move, hatch, bid): it
+    # accepts only what check_shape accepts; anything else goes to check_shape, which names
+    # the fault.
+    if type(action) is dict:
+        name = action.get("type")
+        if type(name) is str:
+            size = len(action)
+            if size == 1:
+                if name == "pass" or name == "end":
+                    return
+            elif name == "move":
+                a = action.get("from")
+                b = action.get("to")
+                if (size == 3 and type(a) is str and type(b) is str and len(a) <= MAX_TEXT
+                        and len(b) <= MAX_TEXT):
+                    return
+            elif name == "hatch":
+                r = action.get("region")
+                if size == 2 and type(r) is str and len(r) <= MAX_TEXT:
+                    return
+            elif name == "bid":
+                g = action.get("gene")
+                m = action.get("amount")
+                if (size == 3 and type(g) is int and type(m) is int and -MAX_INT <= g <= MAX_INT
+                        and -MAX_INT <= m <= MAX_INT):
+                    return
     check_shape(action, ACTION_SHAPES, partial=partial)
 
 
@@ -449,7 +509,7 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
     if type(p) is not int and (not isinstance(p, int) or isinstance(p, bool)) \
             or not 0 <= p < len(state.seats):
         raise IllegalAction("not_a_player")
-    if p not in to_act(state):
+    if not _awaits(state, p):  # p in to_act(state)
         return _not_your_turn(state, p)
     kind = action["type"]
     events = EventLog()
