@@ -539,8 +539,20 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
         raise IllegalAction("nothing_to_do")
     if kind != "play" and state.window is None:
         state.retrievable = None
-    _bump_keys(state, p, secret,
-               secret or (kind == "lose" and any(x is not None for x in state.pending)))
+    # _bump_keys, inline
+    if not secret:
+        state.step += 1
+    keys = state.keys
+    if secret or (kind == "lose" and any(x is not None for x in state.pending)):
+        keys[p] += 1
+    elif len(keys) == 4:
+        a, b, c, d = keys
+        state.keys = [a + 1, b + 1, c + 1, d + 1]
+    elif len(keys) == 3:
+        a, b, c = keys
+        state.keys = [a + 1, b + 1, c + 1]
+    else:
+        state.keys = [k + 1 for k in keys]
     advance(state, events)
     return events
 
@@ -878,30 +890,54 @@ def _survival_start(state: EvoState, events: list):
 
 
 def _survival_resolve(state: EvoState, events: list):
+    # one look at every region: the dinos in deadly zones die (in region order), each
+    # player's dinos in cold and in hot zones are listed (dinos_in_zone, in region order)
     terr = board(state).terrain
     t = TRACK[state.climate]
+    n = state.n
+    cold: list[list[int]] = [[] for _ in range(n)]
+    hot: list[list[int]] = [[] for _ in range(n)]
     for r, owner in enumerate(state.occ):
-        if owner != -1 and not -1 <= terr[r] - t <= 1:  # a deadly zone
-            kill(state, r, "deadly", events)
-    state.pending = [None] * state.n
-    occ = state.occ
+        if owner != -1:
+            d = terr[r] - t
+            if d == 1:
+                cold[owner].append(r)
+            elif d == -1:
+                hot[owner].append(r)
+            elif d:  # a deadly zone
+                kill(state, r, "deadly", events)
+    pending = state.pending = [None] * n
+    # survival_capacity of each player, read inline: None (all survive) or the number that do
+    e = state.effects
+    warm = e.get("pthermolactyl", ())
+    cool = e.get("peau_adaptable", ())
+    chill = e.get("ca_caille", 0)
+    heat = e.get("on_crame", 0)
+    genes = state.genes
     for p in turn_order(state):
-        # dinos_in_zone for both zones at once (killing the cold ones leaves the hot ones)
-        mine = dinos_of(occ, p)
-        risks = ([r for r in mine if terr[r] - t == 1], [r for r in mine if terr[r] - t == -1])
-        need = []
-        for zone, cap, at_risk in zip(("cold", "hot"), survival_capacity(state, p), risks,
-                                      strict=True):
-            excess = 0 if cap is None else max(0, len(at_risk) - cap)
-            if excess and cap == 0:
-                for r in at_risk:
-                    kill(state, r, zone, events)
-                excess = 0
-            need.append(excess)
-        if any(need):
-            state.pending[p] = need
-            events.append({"type": "choose_losses", "player": p, "cold": need[0],
-                           "hot": need[1]})
+        need_cold = need_hot = 0
+        at_risk = cold[p]
+        if at_risk and p not in warm:
+            cap = max(0, genes[p][FUR] - chill)
+            if len(at_risk) > cap:
+                if cap == 0:
+                    for r in at_risk:
+                        kill(state, r, "cold", events)
+                else:
+                    need_cold = len(at_risk) - cap
+        at_risk = hot[p]
+        if at_risk and p not in cool:
+            cap = max(0, genes[p][PARASOL] - heat)
+            if len(at_risk) > cap:
+                if cap == 0:
+                    for r in at_risk:
+                        kill(state, r, "hot", events)
+                else:
+                    need_hot = len(at_risk) - cap
+        if need_cold or need_hot:
+            pending[p] = [need_cold, need_hot]
+            events.append({"type": "choose_losses", "player": p, "cold": need_cold,
+                           "hot": need_hot})
     state.stage = "choose"
 
 
