@@ -225,6 +225,8 @@ class ClimateSilly:
         self.attacked: set[int] = set()  # players attacked by another's carnivore this round
         self.plants = 0  # this round's plants put on the Watering Hole (net)
         self.eaters: list[int] = []  # each player's plant-eating population at the feeding
+        # debug: every grown_foreseeable case (round, player, species, what it saw, what came)
+        self.cases: list[dict] = []
 
     def __call__(self, state, p, level, view, legal, action, events) -> None:
         kind = action["type"]
@@ -251,6 +253,9 @@ class ClimateSilly:
                     if self.plants >= seen["plants"] - 1e-9 and q not in self.attacked and \
                             sum(self.eaters) - self.eaters[q] <= seen["others"]:
                         c["grown_foreseeable"] += 1
+                        self.cases.append({"round": state.round, "player": q,
+                                           "species": e["species"], "seen": seen,
+                                           "plants": self.plants, "eaters": list(self.eaters)})
             elif t == "attack" and e["owner"] != e["player"]:
                 self.attacked.add(e["owner"])
             elif t == "plants":

@@ -258,14 +258,22 @@ def test_the_last_round_is_not_stopped_with_cards_a_trait_could_use():
 
 def test_fast_grows_a_plant_eater_only_with_a_plant_to_spare():
     """Issue 22: fast grew population it could not feed. It grows a plant eater's population
-    only while the plants coming (food_outlook) feed one more with a plant to spare, and a
-    carnivore's while it has a prey a head and two more."""
+    only while the plants coming (food_outlook; Migratory's bank food only for its own
+    hungry species) feed two heads more, a carnivore's while it has a prey a head and two
+    more and the meat of the prey within its reach feeds it with one to spare wherever the
+    climate may strike (prey_meat, likely_zones); it adds a species only while the plants
+    feed it with a head more."""
     from engine.climate import ai as A
 
     fast = A.FastPolicy()
-    grown = 0
+    grown = added = 0
     for _state, p, view, legal in _play_phase_positions(3, 4400):
         a = fast.choose(view, legal, view_seed(view))
+        if a["type"] == "species":
+            added += 1
+            got, need = A.food_outlook(view, p, 1, anticipate=True, new=True)
+            assert got >= need
+            continue
         if a["type"] != "grow" or a["what"] != "pop":
             continue
         grown += 1
@@ -273,7 +281,35 @@ def test_fast_grows_a_plant_eater_only_with_a_plant_to_spare():
         if "carnivore" in A._traits(sp):  # (a Carnivore played face down this round too)
             prey = A._prey(view, p, sp["body"], sp["pop"], A._traits(sp))
             assert sp["pop"] + 2 < min(4, len(prey))
+            for z in A.likely_zones(view, p):
+                meat, hunger = A.prey_meat(view, p, sp, 1, z)
+                assert not hunger or meat >= hunger + 1
         else:
-            got, need = A.food_outlook(view, p, 1, anticipate=True, species=sp["id"])
-            assert got >= need + 1.0
-    assert grown >= 3
+            got, need = A.food_outlook(view, p, 2, anticipate=True, species=sp["id"])
+            assert got >= need
+    assert grown >= 3 and added >= 3
+
+
+def test_strong_grows_a_carnivore_only_where_its_prey_feed_it():
+    """Issue 22: strong grew a carnivore (its Carnivore played face down that round) that a
+    Heat Wave left without prey. It grows a carnivore's population only while the prey
+    within its reach feed one more head in every zone its model weighs."""
+    from engine.climate import ai as A
+
+    strong = A.StrongPolicy()
+    grown = 0
+    for seed in (4500, 4510, 4520):
+        state = G.new_game(seats(4), seed, {"quick": seed % 20 == 0})
+        levels = ["strong", "fast", "fast", "strong"]
+        while not G.is_over(state):
+            p = G.to_act(state)[0]
+            view = G.view(state, p)
+            a = choose_action(G, state, p, levels[p])
+            if levels[p] == "strong" and view["phase"] == "play" and a["type"] == "grow" \
+                    and a["what"] == "pop":
+                sp = A._species(view)[a["species"]][2]
+                if "carnivore" in A._traits(sp):
+                    grown += 1
+                    assert strong.hunt_fed(view, p, sp, A.likely_zones(view, p))
+            G.apply_in_place(state, p, a)
+    assert grown >= 1

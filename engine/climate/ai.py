@@ -287,9 +287,10 @@ def _view_blockers(view: dict, att: dict, q: int, ti: int, negated,
 
 
 def food_outlook(view: dict, me: int, extra: int = 0, anticipate: bool = False,
-                 species: int | None = None) -> tuple[float, float]:
+                 species: int | None = None, new: bool = False) -> tuple[float, float]:
     """(plants ``me``'s plant eaters may expect this round, their hunger) with ``extra``
-    population more on ``species`` (an id; None: the first plant eater): the Watering Hole
+    population more on ``species`` (an id; None: the first plant eater), or if ``new`` on a
+    new species (population 1 + ``extra``) on the right of the row: the Watering Hole
     and the food cards coming (the unknown ones at the box's mean) with the zone's
     modifier, taken turn by turn (:func:`round_robin`) by every player's plant eaters as the
     feeding rules would feed them (the strong model's :func:`_schedule`: Foraging,
@@ -310,7 +311,9 @@ def food_outlook(view: dict, me: int, extra: int = 0, anticipate: bool = False,
     elif total < 0:
         wh = max(0.0, wh + total)
     rows = _model_rows(view)
-    if extra:
+    if new:
+        rows[me].append(_mk(1 + extra, 1, 0, 0, (), 0))
+    elif extra:
         mine = view["players"][me]["species"]
         at = [i for i, sp in enumerate(mine) if species is None and not sp["carnivore"]
               or sp["id"] == species]
@@ -318,7 +321,7 @@ def food_outlook(view: dict, me: int, extra: int = 0, anticipate: bool = False,
             rows[me][at[0]][POP] += extra
     scheds, skip = [], []
     hunger = 0.0
-    migrate = 0
+    log: list = []  # my feeding turns (:func:`_schedule`)
     for p, (vrow, row) in enumerate(zip(view["players"], rows, strict=True)):
         hunts = 0
         for sp in vrow["species"]:
@@ -332,9 +335,7 @@ def food_outlook(view: dict, me: int, extra: int = 0, anticipate: bool = False,
         if p == me:
             hunger = float(sum(max(0, sp[POP] - sp[FOOD] - sp[HIB]) for sp in row
                                if not sp[CARN]))
-            migrate = sum(FEEDING["migratory"] for sp in row
-                          if "migratory" in sp[TR] and not sp[CARN])
-        sched = [float(x) for x in _schedule(row, True)]
+        sched = [float(x) for x in _schedule(row, True, log if p == me else None)]
         if anticipate and p != me and view["phase"] == "play" and not vrow["done"]:
             more = OTHERS_GROWTH * vrow["hand"]
             while more > 1e-9:
@@ -345,9 +346,51 @@ def food_outlook(view: dict, me: int, extra: int = 0, anticipate: bool = False,
     n = len(rows)
     order = [(view["first"] + k) % n for k in range(n)]
     got = round_robin(float(wh), scheds, skip, order)[me]
-    if got < sum(scheds[me]) - 1e-9:  # the plants ran out: Migratory
-        got += migrate
+    mine, sched = rows[me], scheds[me]
+    if got < sum(sched) - 1e-9:
+        # the plants ran out: my species as they stand after my last turn (the row was fed
+        # as if they never did), then Migratory feeds those of them still hungry
+        k, taken = 0, 0.0
+        while k < len(sched) and taken + sched[k] <= got + 1e-9:
+            taken += sched[k]
+            k += 1
+        for t in range(len(log) - 1, k - 1, -1):
+            for j, f, fat in log[t]:
+                mine[j][FOOD], mine[j][FAT] = f, fat
+        if got - taken > 1e-9:
+            vals = [_feed_value(mine, j) for j in range(len(mine))]
+            if vals and max(vals) > 0:
+                _take(mine, vals.index(max(vals)), 1, limit=got - taken)
+        for i, sp in enumerate(mine):
+            if "migratory" in sp[TR] and not sp[CARN] and _hungry(sp):
+                got += _take(mine, i, FEEDING["migratory"])
     return got, hunger
+
+
+def prey_meat(view: dict, me: int, sp: dict, extra: int, zone: int) -> tuple[float, int]:
+    """(the meat within reach of ``me``'s carnivore ``sp`` with ``extra`` population more,
+    its hunger) once the climate of ``zone`` has taken its losses: the other players'
+    species it may attack as the rules' blockers read from the view allow (an Ambush
+    attacker ignoring a Migratory target's defence; Burrowing left out: its prey is hungry
+    when the feeding begins), a prey's body size for each of its heads, less the hunger of
+    every other carnivore the view shows (they hunt the same prey)."""
+    att = dict(sp, pop=sp["pop"] + extra - zone_loss(zone, sp))
+    hunger = att["pop"] - sp["food"]
+    if att["pop"] <= 0 or hunger <= 0:
+        return 0.0, 0
+    meat = 0.0
+    for q, row in enumerate(view["players"]):
+        if q == me:
+            continue
+        for ti, t in enumerate(row["species"]):
+            for ig in (None, *_ambush_ignores(att, t)):
+                b = _view_blockers(view, att, q, ti, (), ig)
+                if b is not None and all(x == "burrowing" for x in b):
+                    meat += t["body"] * max(0, t["pop"] - zone_loss(zone, t))
+                    break
+    rivals = sum(max(0, c["pop"] - zone_loss(zone, c) - c["food"])
+                 for _, c in _carnivores(view) if c["id"] != sp["id"])
+    return meat - rivals, hunger
 
 
 def round_robin(plants: float, scheds: list[list[float]], skip: list[int],
@@ -405,8 +448,9 @@ def share_plants(plants: float, rates: list[float], demand: list[float]) -> list
 class FastPolicy:
     # (issue 22: a quarter of fast's starvation losses hit a species it grew that round;
     # a plant and two prey to spare make it fewer)
-    margin = 1.0  # food to spare before the population grows
+    margin = 1  # heads more the plants coming must feed before the population grows
     carn_spare = 2  # prey beyond one a head before a carnivore's population grows
+    meat_spare = 1  # meat to spare before a carnivore's population grows (:meth:`hunt_fed`)
 
     def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
         best, best_v = legal[0], None
@@ -558,6 +602,9 @@ class FastPolicy:
         if kind == "species":
             want = 2 if view["round"] <= 1 else 3
             v = (2.2 if len(species) < want else 0.3 if last else -0.5) - 0.3 * spend
+            if not self.fed(view, me, None):
+                # the plants coming would not feed it (or what it takes starves another)
+                v = min(v, -0.6)
             # a Warning Call at the left end protects a neighbour; a Cooperation (or a
             # Warning Call) at the right end feeds (protects) one on the right
             row = mine["species"]
@@ -594,12 +641,34 @@ class FastPolicy:
         """Would one more population on ``me``'s species ``sp`` be fed this round, as far as
         the view tells? A carnivore: a prey a head and ``carn_spare`` to spare; a plant
         eater: the plants coming (:func:`food_outlook`, the others' hands still to play
-        counted) feed all of ``me``'s plant eaters and one more with ``margin`` to spare."""
+        counted) feed all of ``me``'s plant eaters and one more with ``margin`` to spare
+        (:meth:`fed`)."""
         if "carnivore" in _traits(sp):
             return sp["pop"] + self.carn_spare < min(
-                4, len(_prey(view, me, sp["body"], sp["pop"], _traits(sp))))
-        got, need = food_outlook(view, me, 1, anticipate=True, species=sp["id"])
-        return got >= need + self.margin
+                4, len(_prey(view, me, sp["body"], sp["pop"], _traits(sp)))) and \
+                self.hunt_fed(view, me, sp, likely_zones(view, me))
+        return self.fed(view, me, sp["id"])
+
+    def fed(self, view: dict, me: int, species: int | None) -> bool:
+        """The plants coming (:func:`food_outlook`, the others' hands still to play counted)
+        feed all of ``me``'s plant eaters with one head more on ``species`` (None: a new
+        species), and ``margin`` heads more."""
+        more = round(self.margin)
+        if species is None:
+            got, need = food_outlook(view, me, more, anticipate=True, new=True)
+        else:
+            got, need = food_outlook(view, me, 1 + more, anticipate=True, species=species)
+        return got >= need - 1e-9
+
+    def hunt_fed(self, view: dict, me: int, sp: dict, zones) -> bool:
+        """Would one more head on ``me``'s carnivore ``sp`` be fed by the prey within its
+        reach (:func:`prey_meat`, ``meat_spare`` to spare) wherever the climate ends among
+        ``zones`` (the zones after the events under them)?"""
+        for z in zones:
+            meat, hunger = prey_meat(view, me, sp, 1, z)
+            if hunger and meat < hunger + self.meat_spare:
+                return False
+        return True
 
     def remove_value(self, view: dict, me: int, a: dict) -> float:
         """A trait card taken off (its point lost): Heavy Fur where the heat is coming, a
@@ -914,6 +983,31 @@ def _zone_odds(view: dict, net: int, unknown: int) -> dict[int, float]:
     return out
 
 
+def _event_zone(view: dict, z: int) -> int:
+    """The zone whose climate strikes when the marker ends on ``z`` (a Cold Snap, a Heat
+    Wave lying under it)."""
+    ev = _event_at(view, z)
+    if ev is not None and ev["event"] == "cold_snap":
+        return max(0, z - 2)
+    if ev is not None and ev["event"] == "heat_wave":
+        return min(LAST_ZONE, z + 2)
+    return z
+
+
+def likely_zones(view: dict, me: int, min_odds: float = 0.08) -> set[int]:
+    """The zones whose climate may strike this round, as ``me``'s view tells (its own food
+    card's icons, each unknown card a sun or a snowflake as often as in the box, a Thaw, the
+    events under the zones): those at least ``min_odds`` likely."""
+    fcs = view["food_cards"]
+    mine = fcs[me]
+    net = mine["suns"] - mine["snows"] if mine and mine.get("card") else 0
+    unknown = sum(1 for p, fc in enumerate(fcs) if p != me and (
+        (fc is not None and fc.get("card") is None) or
+        (fc is None and view["phase"] == "food" and view["players"][p]["hand"] > 0)))
+    odds = _zone_odds(view, net, unknown)
+    return {_event_zone(view, z) for z, pr in odds.items() if pr >= min_odds}
+
+
 def _event_at(view: dict, z: int) -> dict | None:
     if not view["options"]["events"]:
         return None
@@ -1054,7 +1148,8 @@ class StrongPolicy(FastPolicy):
     green order and feeding by the fast rules."""
 
     max_work = 30  # imagined rounds (``_Round.run``) a decision, at most
-    margin = 0.0  # a plant eater grows only while the plants coming feed it (:meth:`feedable`)
+    margin = 0  # a plant eater grows only while the plants coming feed it (:meth:`feedable`)
+    meat_spare = 0  # a carnivore grows only while the prey feed it in every likely zone
     c_card = 0.7  # a card kept for a later round
     card_deal = 1.0  # a species for each round left: one more card dealt
     others_plants = 4.0  # the plants of another player's unknown food card
@@ -1304,9 +1399,11 @@ class StrongPolicy(FastPolicy):
                 cands.append((-self.prior(t, mine0[i], carn_any, rnds), len(cands), a))
             elif k == "grow" and a["card"] == cheapest:
                 key = (k, a["what"], sig[idx[a["species"]]])
-                if key not in seen and a["what"] == "pop" and not mine0[idx[a["species"]]][CARN] \
-                        and not self.feedable(view, me, species[idx[a["species"]]]):
-                    seen.add(key)  # the plants coming would not feed it
+                if key not in seen and a["what"] == "pop":
+                    i = idx[a["species"]]
+                    if not (self.hunt_fed(view, me, species[i], {r.ez for _, r in rnds})
+                            if mine0[i][CARN] else self.feedable(view, me, species[i])):
+                        seen.add(key)  # the plants coming (the prey) would not feed it
                 if key not in seen:
                     seen.add(key)
                     cands.append((-3.0 if a["what"] == "pop" else -1.0, len(cands), a))
