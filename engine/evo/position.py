@@ -24,8 +24,14 @@ DINOS = D["setup"]["dinos_per_species"]
 
 # --- the board --------------------------------------------------------------------------------
 
+_BOARDS: dict = {}  # board_for's islands by number of players, once asked for here
+
+
 def board(state: EvoState):
-    return board_for(len(state.seats))
+    b = _BOARDS.get(len(state.seats))
+    if b is None:
+        b = _BOARDS[len(state.seats)] = board_for(len(state.seats))
+    return b
 
 
 def on_board(state: EvoState, p: int) -> int:

@@ -73,6 +73,7 @@ METEOR_FACES = {int(k): set(v) for k, v in D["meteorite"]["faces"].items()}
 MIN_DIFF = D["combat"]["min_difference"]
 WIN_UP_TO = {int(k): v for k, v in D["combat"]["win_up_to"].items()}
 MAX_DIFF = max(WIN_UP_TO)
+SEPAREE_RAISE = D["cards"]["separee_min_raise"]
 ZONES = ("temperate", "cold", "hot", "deadly")
 
 # The parameters of a card play, per card (besides "type" and "card"); the other cards take none.
@@ -293,7 +294,24 @@ def legal_actions(state: EvoState, p: int) -> list[dict]:
     if state.stage == "move":
         names = board(state).names
         acts = [{"type": "end"}]
-        acts += [{"type": "move", "from": names[a], "to": names[b]} for a, b in movable(state, p)]
+        if state.steps > 0:  # movable(state, p), each step built as an action at once
+            occ = state.occ
+            nb = board(state).neighbours
+            ok: dict[int, bool] = {}  # q -> may p attack q's dinos (asked once per q)
+            for a, owner in enumerate(occ):
+                if owner != p:
+                    continue
+                src = names[a]
+                for b in nb[a]:
+                    q = occ[b]
+                    if q == -1:
+                        acts.append({"type": "move", "from": src, "to": names[b]})
+                    elif q != p:
+                        allowed = ok.get(q)
+                        if allowed is None:
+                            allowed = ok[q] = attack_refusal(state, p, q) is None
+                        if allowed:
+                            acts.append({"type": "move", "from": src, "to": names[b]})
         return acts + cards.plays(state, p, "move")
     if state.stage == "hatch":
         names = board(state).names
@@ -317,13 +335,20 @@ def movable(state: EvoState, p: int) -> list[tuple[int, int]]:
     occ = state.occ
     nb = board(state).neighbours
     out = []
+    ok: dict[int, bool] = {}  # q -> may p attack q's dinos (asked once per q)
     for a, owner in enumerate(occ):
         if owner != p:
             continue
         for b in nb[a]:
             q = occ[b]
-            if q == -1 or (q != p and attack_refusal(state, p, q) is None):
+            if q == -1:
                 out.append((a, b))
+            elif q != p:
+                allowed = ok.get(q)
+                if allowed is None:
+                    allowed = ok[q] = attack_refusal(state, p, q) is None
+                if allowed:
+                    out.append((a, b))
     return out
 
 
@@ -387,14 +412,15 @@ def hatch_regions(state: EvoState, p: int) -> list[int]:
     b = board(state)
     occ = state.occ
     newborn = state.newborn
-    adults = [r for r, owner in enumerate(occ) if owner == p and r not in newborn]
     far = p in state.effects.get("pondeuse", ())
     young = p in state.effects.get("jeunesse", ())
     spots: set[int] = set()
-    for a in adults:
-        spots.update(b.neighbours[a])
-        if far:
-            spots.update(b.near[a])
+    nb = b.neighbours
+    for a in dinos_of(occ, p):
+        if a not in newborn:  # an adult
+            spots.update(nb[a])
+            if far:
+                spots.update(b.near[a])
     out = []
     for r in sorted(spots):
         q = occ[r]
@@ -443,12 +469,19 @@ def min_bid(state: EvoState, slot: int) -> int:
 
 def bid_actions(state: EvoState, p: int) -> list[dict]:
     a = state.auction
-    top = bid_limit(state, p)
-    acts = []
+    top = bid_limit(state, p) + 1
+    acts: list[dict] = []
+    separee = None
     for slot, held in enumerate(a["bids"]):
-        if held is not None and held[0] == p:
+        if held is None:  # min_bid, inline
+            low = 0
+        elif held[0] == p:
             continue
-        for amount in range(min_bid(state, slot), top + 1):
+        else:
+            if separee is None:
+                separee = state.effects.get("separee", ())
+            low = held[1] + (SEPAREE_RAISE if held[0] in separee else 1)
+        for amount in range(low, top):
             acts.append({"type": "bid", "gene": slot, "amount": amount})
     if can_pass_bid(state, p, has_bid=bool(acts)):
         acts.append({"type": "pass"})
@@ -509,19 +542,27 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
     if type(p) is not int and (not isinstance(p, int) or isinstance(p, bool)) \
             or not 0 <= p < len(state.seats):
         raise IllegalAction("not_a_player")
-    if not _awaits(state, p):  # p in to_act(state)
+    # p in to_act(state) (_awaits, its first cases inline), then the action
+    w = state.window
+    e = state.effects
+    if w is not None:
+        if p not in w["asked"] or p in w["answered"]:
+            return _not_your_turn(state, p)
+    elif "first" in e and e.get("first_go") is None:  # choosing_first
+        if e["first"] != p:
+            return _not_your_turn(state, p)
+    elif not _awaits(state, p):
         return _not_your_turn(state, p)
     kind = action["type"]
     events = EventLog()
     if observer is not None:
         events.observer = observer
     secret = False
-    e = state.effects
-    if state.window is None and "first" in e and e.get("first_go") is None:  # choosing_first
-        _act_first(state, p, action, events)
-    elif state.window is not None:
+    if w is not None:
         # a secret answer, unless it is the round's last (then every answer is settled)
         secret = not cards.answer(state, p, action, events)
+    elif "first" in e and e.get("first_go") is None:  # choosing_first
+        _act_first(state, p, action, events)
     elif kind == "play":
         card, params = cards.check_play(state, p, action, state.stage)
         cards.play(state, p, card, params, events)
