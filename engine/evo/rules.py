@@ -18,8 +18,8 @@ from engine.core import (
     MAX_TEXT,
     IllegalAction,
     OneOf,
+    Rng,
     Seat,
-    below,
     check_shape,
     rank_rows,
     roll,
@@ -375,12 +375,17 @@ def may_hatch(state: EvoState, p: int, r: int) -> bool:
     if not (q == -1 or (p in state.effects.get("jeunesse", ()) and q != p
                         and attack_refusal(state, p, q, newborn=True) is None)):
         return False
+    # an adult of p's next to r (or near it, with PONDEUSE): the islands' neighbours and
+    # near regions are symmetric, so r's own are looked at
     b = board(state)
     newborn = state.newborn
-    far = p in state.effects.get("pondeuse", ())
-    for a in dinos_of(occ, p):
-        if a not in newborn and (r in b.neighbours[a] or (far and r in b.near[a])):
+    for a in b.neighbours[r]:
+        if occ[a] == p and a not in newborn:
             return True
+    if p in state.effects.get("pondeuse", ()):
+        for a in b.near[r]:
+            if occ[a] == p and a not in newborn:
+                return True
     return False
 
 
@@ -800,7 +805,9 @@ def _initiative(state: EvoState, events: list):
     state.newborn = []
     players = list(range(state.n))
     shuffle(state, players)  # the last tie-break is random
-    players.sort(key=lambda p: (-state.genes[p][TAIL], on_board(state, p)))
+    genes = state.genes
+    count = state.occ.count  # on_board
+    players.sort(key=lambda p: (-genes[p][TAIL], count(p)))
     state.order = players
     events.append({"type": "turn", "turn": state.turn, "meteor": state.meteor})
     events.append({"type": "initiative", "order": list(players)})
@@ -1042,8 +1049,11 @@ def _evolution_draw(state: EvoState, events: list):
     if state.options["variant"] or state.effects.get("rate"):
         count = state.n - 1
     genes = []
-    for _ in range(min(count, len(state.bag))):
-        genes.append(state.bag.pop(below(state, len(state.bag))))
+    bag = state.bag
+    rng = Rng(state.rng)  # below(state, ...) for each gene, one generator for them all
+    for _ in range(min(count, len(bag))):
+        genes.append(bag.pop(rng.below(len(bag))))
+    state.rng = rng.state
     order = turn_order(state)
     state.auction = {"genes": genes, "bids": [None] * len(genes), "queue": list(order),
                      "pending": None, "out": [], "can_pass": bool(state.effects.get("rate"))}
