@@ -78,7 +78,7 @@ def kill(state: EvoState, region: int, cause: str, events: list) -> None:
         state.lost[p] += 1
     if region in state.newborn:
         state.newborn.remove(region)
-    events.append({"type": "death", "player": p, "region": region_name(state, region),
+    events.append({"type": "death", "player": p, "region": board(state).names[region],
                    "cause": cause})
 
 

@@ -244,15 +244,20 @@ def to_act(state: EvoState) -> list[int]:
     w = state.window
     if w is not None:
         answered = w["answered"]
+        if not answered:  # the round's first answer
+            return w["asked"][:]
         return [q for q in w["asked"] if q not in answered]
     e = state.effects
-    if "first" in e and e.get("first_go") is None:
-        return [e["first"]]
+    if "first" in e:
+        if e.get("first_go") is None:
+            return [e["first"]]
+        order = turn_order(state)
+    else:
+        order = state.order  # turn_order(state)
     stage = state.stage
     if stage == "choose":
         return [p for p, need in enumerate(state.pending) if need is not None]
     if stage == "move" or stage == "hatch":
-        order = turn_order(state)
         return [order[state.cur]] if state.cur < len(order) else []
     if stage == "bid" and state.auction:
         actor = bidder(state)
@@ -318,9 +323,12 @@ def legal_actions(state: EvoState, p: int) -> list[dict]:
         regions = hatch_regions(state, p)
         # births are compulsory, but a player left here only by a card (no free region)
         # may give up the births instead of having to play it
-        skip = [] if regions else [{"type": "end"}]
-        return (skip + [{"type": "hatch", "region": names[r]} for r in regions]
-                + cards.plays(state, p, "hatch"))
+        if not regions:
+            return [{"type": "end"}] + cards.plays(state, p, "hatch")
+        acts = [{"type": "hatch", "region": names[r]} for r in regions]
+        if state.turn < cards.NO_CARDS_BEFORE:  # cards.plays: none yet
+            return acts
+        return acts + cards.plays(state, p, "hatch")
     if state.stage == "choose":
         return loss_choices(state, p)
     if state.stage == "bid":
@@ -641,13 +649,18 @@ def _act_move(state: EvoState, p: int, action: dict, events: list) -> None:
         return
     if action["type"] != "move":
         raise IllegalAction("wrong_action", expected="move", got=action["type"])
-    a = parse_region(state, action["from"])
-    b = parse_region(state, action["to"])
+    isle = board(state)
+    # parse_region, the usual spelling read inline
+    a = isle.index.get(action["from"])
+    if a is None:
+        a = parse_region(state, action["from"])
+    b = isle.index.get(action["to"])
+    if b is None:
+        b = parse_region(state, action["to"])
     if state.steps <= 0:
         raise IllegalAction("no_steps_left")
     if state.occ[a] != p:
         raise IllegalAction("not_your_dino", region=region_name(state, a))
-    isle = board(state)
     if b not in isle.neighbours[a]:
         raise IllegalAction("not_adjacent", src=region_name(state, a), dst=region_name(state, b))
     q = state.occ[b]
@@ -675,7 +688,10 @@ def _act_hatch(state: EvoState, p: int, action: dict, events: list) -> None:
         return
     if action["type"] != "hatch":
         raise IllegalAction("wrong_action", expected="hatch", got=action["type"])
-    r = parse_region(state, action["region"])
+    names = board(state).names
+    r = board(state).index.get(action["region"])  # parse_region, the usual spelling inline
+    if r is None:
+        r = parse_region(state, action["region"])
     if not may_hatch(state, p, r):
         q = state.occ[r]
         if q == p:
@@ -693,7 +709,7 @@ def _act_hatch(state: EvoState, p: int, action: dict, events: list) -> None:
     state.occ[r] = p
     if r not in state.newborn:  # a newborn that took another newborn's region
         state.newborn.append(r)
-    events.append({"type": "birth", "player": p, "region": region_name(state, r),
+    events.append({"type": "birth", "player": p, "region": names[r],
                    "births_left": state.births})
 
 
@@ -1062,7 +1078,8 @@ def _evolution_draw(state: EvoState, events: list):
 
 
 def _evolution_bid(state: EvoState, events: list):
-    if bidder(state) is not None:
+    a = state.auction
+    if a["pending"] is not None or a["queue"]:  # bidder(state) is not None
         return False
     state.stage = "pay"
     if any(held is not None for held in state.auction["bids"]):
