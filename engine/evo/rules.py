@@ -288,11 +288,17 @@ def _awaits(state: EvoState, p: int) -> bool:
 
 
 def legal_actions(state: EvoState, p: int) -> list[dict]:
-    if not (_awaits(state, p) if type(p) is int and 0 <= p < len(state.seats)
-            else p in to_act(state)):
+    w = state.window
+    if type(p) is not int or not 0 <= p < len(state.seats):
+        if p not in to_act(state):
+            return []
+    elif w is not None and state.phase != OVER:  # _awaits' first case inline
+        if p not in w["asked"] or p in w["answered"]:
+            return []
+    elif not _awaits(state, p):
         return []
-    if state.window is not None:
-        return [{"type": "pass"}] + cards.plays(state, p, state.window["at"])
+    if w is not None:
+        return [{"type": "pass"}] + cards.plays(state, p, w["at"])
     e = state.effects
     if "first" in e and e.get("first_go") is None:  # choosing_first (no window, not over)
         return [{"type": "first", "go": True}, {"type": "first", "go": False}]
@@ -366,7 +372,10 @@ def can_move(state: EvoState, p: int) -> bool:
         return False
     occ = state.occ
     nb = board(state).neighbours
-    for a in dinos_of(occ, p):
+    index = occ.index
+    a = -1
+    for _ in range(occ.count(p)):  # dinos_of(occ, p), each found only when needed
+        a = index(p, a + 1)
         for b in nb[a]:
             q = occ[b]
             if q == -1 or (q != p and attack_refusal(state, p, q) is None):
@@ -406,11 +415,20 @@ def can_hatch(state: EvoState, p: int) -> bool:
     newborn = state.newborn
     far = p in state.effects.get("pondeuse", ())
     young = p in state.effects.get("jeunesse", ())
-    for a in dinos_of(occ, p):
+    nb = b.neighbours
+    index = occ.index
+    a = -1
+    for _ in range(occ.count(p)):  # dinos_of(occ, p), each found only when needed
+        a = index(p, a + 1)
         if a in newborn:
             continue
-        for spots in (b.neighbours[a], b.near[a]) if far else (b.neighbours[a],):
-            for r in spots:
+        for r in nb[a]:
+            q = occ[r]
+            if q == -1 or (young and q != p
+                           and attack_refusal(state, p, q, newborn=True) is None):
+                return True
+        if far:
+            for r in b.near[a]:
                 q = occ[r]
                 if q == -1 or (young and q != p
                                and attack_refusal(state, p, q, newborn=True) is None):
