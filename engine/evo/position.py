@@ -133,6 +133,8 @@ def bid_price(state: EvoState, p: int) -> int | None:
 
 def discount(state: EvoState, p: int) -> int:
     """Points taken off ``p``'s price: one per mutant gene, three per SURSAUT played."""
-    sursaut = state.effects.get("sursaut", {}).get(str(p), 0)
-    return state.genes[p][MUTANT] + sursaut * D["cards"]["sursaut_value"]
+    played = state.effects.get("sursaut")  # {str(player): SURSAUT cards played}
+    if played:
+        return state.genes[p][MUTANT] + played.get(str(p), 0) * D["cards"]["sursaut_value"]
+    return state.genes[p][MUTANT]
 

@@ -567,7 +567,7 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
     Every check happens before the first change, so an :class:`IllegalAction` leaves the
     state as it was. ``apply_action`` in ``engine.evo`` wraps this on a copy.
     """
-    check_action(action, partial=True)
+    check_action(action, True)  # partial
     if state.phase == OVER:
         raise IllegalAction("game_over")
     if type(p) is not int and (not isinstance(p, int) or isinstance(p, bool)) \
@@ -810,10 +810,12 @@ def _next_actor(state: EvoState) -> None:
 
 def advance(state: EvoState, events: list) -> None:
     """Run automatic steps until a player must act or the game is over."""
-    # choosing_first inline: "first" in effects with no answer yet
-    while state.phase != OVER and state.window is None and (
-            "first" not in state.effects or state.effects.get("first_go") is not None):
-        if _STAGES[(state.phase, state.stage)](state, events) is False:
+    stages = _STAGES
+    while state.phase != OVER and state.window is None:
+        e = state.effects
+        if "first" in e and e.get("first_go") is None:  # choosing_first, inline
+            return
+        if stages[(state.phase, state.stage)](state, events) is False:
             return
 
 
