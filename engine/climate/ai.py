@@ -8,12 +8,15 @@ show, so an AI never knows them. ``seed`` comes from the view alone (:func:`view
 * :class:`RandomPolicy`: a uniformly random legal action.
 * :class:`FastPolicy`: the food card is the hand card least worth keeping, with the icons
   that push the climate towards the zone that costs its species least (and the others most);
-  the play phase spends cards one by one on the best of a new species (while there are few;
-  on the left of the row when a Warning Call there would guard it), population (only while
-  the plants coming, taken turn by turn by every player's species as the feeding feeds
-  them, the others' hands still to play anticipated, feed one more with a plant to spare:
+  the play phase spends cards one by one on the best of a new species (while there are few
+  and the plants coming feed it with a head more; on the left of the row when a Warning
+  Call there would guard it), population (only while the plants coming, taken turn by turn
+  by every player's species as the feeding feeds them, the others' hands still to play
+  anticipated, Migratory's bank food for its own hungry species only, feed two heads more:
   :func:`food_outlook`, :meth:`FastPolicy.feedable`; a carnivore, a prey a head and two
-  more),
+  more, and the meat of the prey within its reach, after the climate of every likely zone
+  and the other carnivores' hunger, feeding one more head with one to spare:
+  :func:`prey_meat`, :func:`likely_zones`),
   body size (against carnivores and the climate; a carnivore's, to reach more prey), a trait
   for its effect here (protections against the climate coming, defences when carnivores
   are about, Foraging / Cooperation / Long Neck for plant eaters, Carnivore on a species of
@@ -42,7 +45,8 @@ show, so an AI never knows them. ``seed`` comes from the view alone (:func:`view
   either way would cost. Each move (trait by species, growth, a new species; the cards
   spent for growth are those least worth keeping; a plant eater's population is weighed
   only where the fast rules' outlook says the plants coming feed it, :meth:`feedable` with
-  no plant to spare; a trait the model cannot tell from its
+  no plant to spare, a carnivore's only where the prey within its reach feed one more head
+  in every zone weighed, :meth:`hunt_fed`; a trait the model cannot tell from its
   point needs no round of its own) is weighed on the likeliest zone, the best few again
   on every likely zone, and the best one played until stopping is worth more: a species
   is a card a round, a population that will not be fed is a wasted card, a card kept may
@@ -295,10 +299,12 @@ def food_outlook(view: dict, me: int, extra: int = 0, anticipate: bool = False,
     modifier, taken turn by turn (:func:`round_robin`) by every player's plant eaters as the
     feeding rules would feed them (the strong model's :func:`_schedule`: Foraging,
     Cooperation's chains, Nocturnal), after the green traits (Long Neck) and the climate's
-    losses in the zone now; a player's hungry carnivores with prey spend its first turns
-    attacking (some 2 meat an attack); Migratory's food from the bank when the plants run
-    out. ``anticipate``: in the play phase, each other player still to play adds
-    ``OTHERS_GROWTH`` of demand a card in hand (the population and species it may add)."""
+    losses in the zone now; a player's hungry carnivores with prey (their population after
+    Fertile and the climate) spend its first turns attacking (the best prey's body in meat
+    an attack, at most 2); Migratory's food from the bank for its own species still hungry
+    when the plants run out. ``anticipate``: in the play phase, each other player still to
+    play adds ``OTHERS_GROWTH`` of demand a card in hand (the population and species it may
+    add)."""
     zone = view["climate"]["index"]
     wh = view["watering_hole"]
     cards = 0.0
@@ -323,15 +329,17 @@ def food_outlook(view: dict, me: int, extra: int = 0, anticipate: bool = False,
     hunger = 0.0
     log: list = []  # my feeding turns (:func:`_schedule`)
     for p, (vrow, row) in enumerate(zip(view["players"], rows, strict=True)):
-        hunts = 0
-        for sp in vrow["species"]:
-            if sp["carnivore"]:
-                # its attacks come first (a feeding turn each, some 2 meat a time)
-                tr = _traits(sp)
-                h = sp["pop"] - zone_loss(zone, sp) - sp["food"]
-                if h > 0 and _prey(view, p, sp["body"], sp["pop"], tr):
-                    hunts += -(-h // 2)
+        carns = [(sp, row[i]) for i, sp in enumerate(vrow["species"]) if sp["carnivore"]]
         _green_and_climate(row, view["watering_hole"], zone, False)
+        hunts = 0
+        for sp, msp in carns:
+            # its attacks come first (a feeding turn each, the best prey's body in meat, at
+            # most 2 a time), its population after Fertile and the climate's losses
+            h = msp[POP] - msp[FOOD] if _at(row, msp) >= 0 else 0
+            prey = _prey(view, p, sp["body"], sp["pop"], _traits(sp)) if h > 0 else ()
+            if prey:
+                meat = min(2, max(t["body"] for t in prey))
+                hunts += -(-h // meat)
         if p == me:
             hunger = float(sum(max(0, sp[POP] - sp[FOOD] - sp[HIB]) for sp in row
                                if not sp[CARN]))
@@ -373,8 +381,15 @@ def prey_meat(view: dict, me: int, sp: dict, extra: int, zone: int) -> tuple[flo
     species it may attack as the rules' blockers read from the view allow (an Ambush
     attacker ignoring a Migratory target's defence; Burrowing left out: its prey is hungry
     when the feeding begins), a prey's body size for each of its heads, less the hunger of
-    every other carnivore the view shows (they hunt the same prey)."""
-    att = dict(sp, pop=sp["pop"] + extra - zone_loss(zone, sp))
+    every other carnivore the view shows (they hunt the same prey). Its own losses are the
+    least of those with its traits and with any one trait in hand more (one may still come
+    and keep alive a head that would starve)."""
+    tr = _traits(sp)
+    loss = zone_loss(zone, sp, tr)
+    for c in view["players"][me]["cards"]:
+        if loss and c["trait"] not in tr:
+            loss = min(loss, zone_loss(zone, sp, [*tr, c["trait"]]))
+    att = dict(sp, pop=sp["pop"] + extra - loss)
     hunger = att["pop"] - sp["food"]
     if att["pop"] <= 0 or hunger <= 0:
         return 0.0, 0
