@@ -225,13 +225,14 @@ class ClimateSilly:
         self.attacked: set[int] = set()  # players attacked by another's carnivore this round
         self.plants = 0  # this round's plants put on the Watering Hole (net)
         self.eaters: list[int] = []  # each player's plant-eating population at the feeding
-        # debug: every grown_foreseeable case (round, player, species, what it saw, what came)
+        # debug: every grown_foreseeable case (the growth's round, player, species, what it
+        # saw, what came)
         self.cases: list[dict] = []
 
     def __call__(self, state, p, level, view, legal, action, events) -> None:
         kind = action["type"]
         if kind == "grow" and action["what"] == "pop":
-            self.grown[action["species"]] = self._expected(p, view)
+            self.grown[action["species"]] = dict(self._expected(p, view), round=state.round)
         if kind == "done" and view is not None and view["last"]:
             mine = view["players"][p]
             intel = sum((sp["pop"] + 1) // 2 for sp in mine["species"]
@@ -253,7 +254,7 @@ class ClimateSilly:
                     if self.plants >= seen["plants"] - 1e-9 and q not in self.attacked and \
                             sum(self.eaters) - self.eaters[q] <= seen["others"]:
                         c["grown_foreseeable"] += 1
-                        self.cases.append({"round": state.round, "player": q,
+                        self.cases.append({"round": seen["round"], "player": q,
                                            "species": e["species"], "seen": seen,
                                            "plants": self.plants, "eaters": list(self.eaters)})
             elif t == "attack" and e["owner"] != e["player"]:
