@@ -92,6 +92,23 @@ class CachedProbe:
             return self._reason
 
 
+async def serve(app: web.Application, host: str, port: int,
+                **runner_options) -> tuple[web.AppRunner, int]:
+    """Start ``app`` on ``host``:``port`` (this server and the web page's): its runner and the
+    port listened on (a given 0 picks a free one). A port in use raises OSError, nothing left
+    running."""
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, **runner_options)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    sockets = getattr(getattr(site, "_server", None), "sockets", None) or []
+    return runner, (sockets[0].getsockname()[1] if sockets else port)
+
+
 class OpsServer:
     def __init__(self, settings: HealthSettings, health: Health, metrics) -> None:
         self.settings = settings
@@ -104,18 +121,7 @@ class OpsServer:
         self.port: int | None = None  # the port listened on (a given 0 picks a free one)
 
     async def start(self) -> None:
-        runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
-        await runner.setup()
-        site = web.TCPSite(runner, self.settings.host, self.settings.port)
-        try:
-            await site.start()
-        except OSError:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        server = getattr(site, "_server", None)
-        sockets = getattr(server, "sockets", None) or []
-        self.port = sockets[0].getsockname()[1] if sockets else self.settings.port
+        self._runner, self.port = await serve(self.app, self.settings.host, self.settings.port)
         log.info("health and metrics on http://%s:%s/healthz and /metrics",
                  self.settings.host, self.port)
 

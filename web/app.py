@@ -766,18 +766,11 @@ class WebServer:
         return f"{self.settings.base_url}/{page}/{token}"
 
     async def start(self) -> None:
-        runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
-                               shutdown_timeout=2.0)  # event streams end at once (close())
-        await runner.setup()
-        site = web.TCPSite(runner, self.settings.host, self.settings.port)
-        try:
-            await site.start()
-        except OSError:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        sockets = getattr(getattr(site, "_server", None), "sockets", None) or []
-        self.port = sockets[0].getsockname()[1] if sockets else self.settings.port
+        from ops.server import serve
+
+        # shutdown_timeout: event streams end at once (close())
+        self._runner, self.port = await serve(self.app, self.settings.host, self.settings.port,
+                                              shutdown_timeout=2.0)
         log.info("the web page on http://%s:%s (links: %s)", self.settings.host, self.port,
                  self.settings.base_url)
 
