@@ -611,7 +611,12 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
         raise IllegalAction("nothing_to_do")
     if kind != "play" and state.window is None:
         state.retrievable = None
-    # _bump_keys, inline
+    # The position moved on: ``step`` (the public step) unless the move was a secret answer
+    # in a card window; ``keys`` (what every player may decide), except after a move inside a
+    # simultaneous step that leaves the others' choices as they were: a secret answer, or a
+    # loss choice while others still choose theirs (another player's dinos taken off change
+    # nobody else's choice). Then only p's key moves: the others' menus stay valid. (Written
+    # out for 3 and 4 players: this runs at every action of a search.)
     if not secret:
         state.step += 1
     keys = state.keys
@@ -627,20 +632,6 @@ def step(state: EvoState, p: int, action: dict, observer=None) -> list[dict]:
         state.keys = [k + 1 for k in keys]
     advance(state, events)
     return events
-
-
-def _bump_keys(state: EvoState, p: int, secret: bool, own_only: bool) -> None:
-    """The position moved on: ``step`` (the public step) unless the move was a secret answer
-    in a card window; ``keys`` (what every player may decide), except after a move inside a
-    simultaneous step that leaves the others' choices as they were: a secret answer, or a
-    loss choice while others still choose theirs (another player's dinos taken off change
-    nobody else's choice). Then only ``p``'s key moves: the others' menus stay valid."""
-    if not secret:
-        state.step += 1
-    if own_only:
-        state.keys[p] += 1
-    else:
-        state.keys = [k + 1 for k in state.keys]
 
 
 def _not_your_turn(state: EvoState, p: int) -> list[dict]:
