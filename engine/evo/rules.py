@@ -989,26 +989,23 @@ def _survival_resolve(state: EvoState, events: list):
     chill = e.get("ca_caille", 0)
     heat = e.get("on_crame", 0)
     genes = state.genes
+    def losses(at_risk: list[int], exempt, gene: int, malus: int, cause: str) -> int:
+        """How many of ``p``'s dinos at risk (cold or hot) must be chosen to go: all die at
+        once when nothing protects them."""
+        if not at_risk or p in exempt:
+            return 0
+        cap = max(0, genes[p][gene] - malus)
+        if len(at_risk) <= cap:
+            return 0
+        if cap == 0:
+            for r in at_risk:
+                kill(state, r, cause, events)
+            return 0
+        return len(at_risk) - cap
+
     for p in turn_order(state):
-        need_cold = need_hot = 0
-        at_risk = cold[p]
-        if at_risk and p not in warm:
-            cap = max(0, genes[p][FUR] - chill)
-            if len(at_risk) > cap:
-                if cap == 0:
-                    for r in at_risk:
-                        kill(state, r, "cold", events)
-                else:
-                    need_cold = len(at_risk) - cap
-        at_risk = hot[p]
-        if at_risk and p not in cool:
-            cap = max(0, genes[p][PARASOL] - heat)
-            if len(at_risk) > cap:
-                if cap == 0:
-                    for r in at_risk:
-                        kill(state, r, "hot", events)
-                else:
-                    need_hot = len(at_risk) - cap
+        need_cold = losses(cold[p], warm, FUR, chill, "cold")
+        need_hot = losses(hot[p], cool, PARASOL, heat, "hot")
         if need_cold or need_hot:
             pending[p] = [need_cold, need_hot]
             events.append({"type": "choose_losses", "player": p, "cold": need_cold,
