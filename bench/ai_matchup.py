@@ -75,6 +75,7 @@ def play_seeded(rules, policy_for, seed_of, levels: tuple, seed: int, options: d
     spent = {lv: 0.0 for lv in policies}
     count = {lv: 0 for lv in policies}
     worst = {lv: 0.0 for lv in policies}
+    asked: dict[str, list[float]] = {lv: [] for lv in policies}
     while not rules.is_over(state):
         p = rules.to_act(state)[0]
         legal = rules.legal_actions(state, p)
@@ -90,12 +91,14 @@ def play_seeded(rules, policy_for, seed_of, levels: tuple, seed: int, options: d
         spent[lv] += dt
         count[lv] += 1
         worst[lv] = max(worst[lv], dt)
+        if view is not None:
+            asked[lv].append(dt)
         if coverage is not None and view is not None:
             coverage.record(lv, view, legal, action)
         events = rules.apply_in_place(state, p, action)
         if watch is not None:
             watch(state, p, lv, view, legal, action, events)
-    return state, {"spent": spent, "count": count, "worst": worst}
+    return state, {"spent": spent, "count": count, "worst": worst, "asked": asked}
 
 
 def standings(rules, state, n: int, tiebreak) -> tuple[list, list]:
@@ -362,7 +365,7 @@ def run_jobs(all_jobs: list, play, workers: int) -> tuple[dict[str, list[dict]],
             results = pool.map(play, [j for _, j in all_jobs], chunksize=1)
     else:
         results = [play(j) for _, j in all_jobs]
-    times = {"spent": {}, "count": {}, "worst": {}}
+    times = {"spent": {}, "count": {}, "worst": {}, "asked": {}}
     per_key: dict[str, list[dict]] = {}
     for (key, _), res in zip(all_jobs, results, strict=True):
         per_key.setdefault(key, []).append(res)
@@ -370,6 +373,7 @@ def run_jobs(all_jobs: list, play, workers: int) -> tuple[dict[str, list[dict]],
             times["spent"][lv] = times["spent"].get(lv, 0.0) + t
             times["count"][lv] = times["count"].get(lv, 0) + res["count"][lv]
             times["worst"][lv] = max(times["worst"].get(lv, 0.0), res["worst"][lv])
+            times["asked"].setdefault(lv, []).extend(res.get("asked", {}).get(lv, ()))
     return per_key, times, time.perf_counter() - t_start
 
 
@@ -380,6 +384,11 @@ def print_times(times: dict, wall: float) -> None:
         if count.get(lv):
             print(f"  {lv:<7} mean {1000 * spent[lv] / count[lv]:8.3f} ms   max "
                   f"{1000 * worst[lv]:7.1f} ms   ({count[lv]} decisions)")
+            asked = sorted(times["asked"].get(lv, ()))
+            if asked:  # the decisions with a choice (more than one legal action)
+                p99 = asked[min(len(asked) - 1, int(0.99 * len(asked)))]
+                print(f"  {'':<7} with a choice: median {1000 * asked[len(asked) // 2]:8.3f} ms"
+                      f"   p99 {1000 * p99:7.1f} ms   ({len(asked)} decisions)")
     print(f"total wall time: {wall:.1f} s")
 
 
