@@ -79,8 +79,12 @@ def always_quick(n: int) -> bool:
     return n in _QUICK
 
 
+_MAX_TRAITS = int(D["limits"]["max_traits"])
+_MAX_TRAITS_FEW = int(D["limits"]["max_traits_few"])
+
+
 def max_traits(n: int) -> int:
-    return int(D["limits"]["max_traits_few"] if n in _FEW else D["limits"]["max_traits"])
+    return _MAX_TRAITS_FEW if n in _FEW else _MAX_TRAITS
 
 
 # --- trait cards ------------------------------------------------------------------------------
