@@ -26,7 +26,9 @@ NEGATABLE = DEFENSIVE | {"warning_call", "scavenger"}
 
 
 def order_from(s: ClimateState, p: int) -> list[int]:
-    n = s.n
+    n = len(s.seats)
+    if type(p) is int and 0 <= p < n:  # every caller's case: two ranges, no modulo
+        return [*range(p, n), *range(p)]
     return [(p + k) % n for k in range(n)]
 
 
@@ -39,9 +41,12 @@ def to_act(s: ClimateState) -> list[int]:
     if ph == "over":
         return []
     if ph == "food":
-        return [p for p in order_from(s, s.first) if s.food[p] is None and s.hands[p]]
+        food = s.food
+        hands = s.hands
+        return [p for p in order_from(s, s.first) if food[p] is None and hands[p]]
     if ph == "play" and s.options["quick"]:  # is_quick
-        return [p for p in order_from(s, s.first) if not s.done[p]]
+        done = s.done
+        return [p for p in order_from(s, s.first) if not done[p]]
     return [s.current]
 
 
@@ -73,9 +78,13 @@ def find_species(s: ClimateState, sid: int) -> tuple[int, int, dict] | None:
 
 def face_up(sp: dict) -> list[str]:
     """The traits of a species that act: its face-up cards."""
+    traits = sp["traits"]
+    if not traits:  # most species hold none: no list comprehension
+        return []
     down = sp["down"]
-    return [TRAIT_OF[c] for c in sp["traits"] if c not in down] if down else \
-        [TRAIT_OF[c] for c in sp["traits"]]
+    if down:
+        return [TRAIT_OF[c] for c in traits if c not in down]
+    return [TRAIT_OF[c] for c in traits]
 
 
 def hibernating(traits) -> int:

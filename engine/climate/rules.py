@@ -298,12 +298,26 @@ def _refill(s: ClimateState, events: list) -> str | None:
 
 # --- who acts, and what they may do -------------------------------------------------------
 
+def _awaited(s: ClimateState, p) -> bool:
+    """``p in to_act(s)`` without building the list: a seat's index is read directly (any
+    other value, a bool included, asks to_act's list, as before)."""
+    if type(p) is int and 0 <= p < len(s.seats):
+        ph = s.phase
+        if ph == "food":
+            return s.food[p] is None and bool(s.hands[p])
+        if ph == "play" and s.options["quick"]:
+            return not s.done[p]
+        return ph != "over" and p == s.current
+    return p in to_act(s)
+
+
 def legal_actions(s: ClimateState, p: int) -> list[dict]:
-    if s.phase == "over" or p not in to_act(s):
+    if s.phase == "over" or not _awaited(s, p):
         return []
     ph = s.phase
     if ph == "food":
-        return [{"type": "food", "card": c} for c in s.hands[p]]
+        copy = dict.copy
+        return [copy(_FOOD[c]) for c in s.hands[p]]
     if ph == "play":
         return play_actions(s, p)
     if ph == "green":
@@ -324,6 +338,8 @@ def can_take_trait(s: ClimateState, sp: dict, c: str) -> bool:
 _SPECIES_LEFT = {c: {"type": "species", "card": c, "side": "left"} for c in CARDS}
 _SPECIES_RIGHT = {c: {"type": "species", "card": c, "side": "right"} for c in CARDS}
 _EXCHANGE = {c: {"type": "exchange", "card": c} for c in CARDS}
+_FOOD = {c: {"type": "food", "card": c} for c in CARDS}
+_NO_TRAITS: frozenset[str] = frozenset()
 
 
 def play_actions(s: ClimateState, p: int) -> list[dict]:
@@ -345,7 +361,8 @@ def play_actions(s: ClimateState, p: int) -> list[dict]:
     grows = []
     for sp in row:
         sid = sp["id"]
-        have = {TRAIT_OF[x] for x in sp["traits"]}
+        traits = sp["traits"]
+        have = {TRAIT_OF[x] for x in traits} if traits else _NO_TRAITS
         if len(have) < limit:
             takers.append((have, {"type": "trait", "card": None, "species": sid}))
         if sp["body"] < MAX_BODY:
@@ -356,12 +373,13 @@ def play_actions(s: ClimateState, p: int) -> list[dict]:
     acts: list[dict] = []
     append = acts.append
     for c in hand:
-        t = TRAIT_OF[c]
-        for have, tpl in takers:
-            if t not in have:
-                d = copy(tpl)
-                d["card"] = c
-                append(d)
+        if takers:
+            t = TRAIT_OF[c]
+            for have, tpl in takers:
+                if t not in have:
+                    d = copy(tpl)
+                    d["card"] = c
+                    append(d)
         append(copy(_SPECIES_LEFT[c]))
         append(copy(_SPECIES_RIGHT[c]))
         for tpl in grows:
@@ -371,12 +389,8 @@ def play_actions(s: ClimateState, p: int) -> list[dict]:
         if exchange:
             append(copy(_EXCHANGE[c]))
     for sp in row:
-        traits = sp["traits"]
-        if traits:
-            sid = sp["id"]
-            append({"type": "remove", "species": sid, "card": traits[0]})
-            for c in traits[1:]:
-                append({"type": "remove", "species": sid, "card": c})
+        for c in sp["traits"]:
+            append({"type": "remove", "species": sp["id"], "card": c})
     append({"type": "done"})
     return acts
 
@@ -557,9 +571,11 @@ def feeding_options(s: ClimateState, p: int) -> tuple[list[dict], bool]:
     for i, sp in enumerate(s.rows[p]):
         up = face_up(sp)
         sid = sp["id"]
-        must = hungry(sp, up)
+        food = sp["food"]
+        pop = sp["pop"]
+        must = food < pop - (F["hibernation"] if "hibernation" in up else 0)  # hungry
         if "carnivore" in up:
-            if sp["food"] < sp["pop"]:
+            if food < pop:
                 att, free = attack_actions(s, p, i, sp)
                 acts.extend(att)
                 if free and must:
@@ -569,8 +585,7 @@ def feeding_options(s: ClimateState, p: int) -> tuple[list[dict], bool]:
                         acts.extend({"type": "negate", "species": sid, "card": c, "trait": t}
                                     for c in hand)
             continue
-        r = room(sp, up)
-        if r <= 0:
+        if pop - food + (sp["body"] - sp["fat"] if "fat_tissue" in up else 0) <= 0:  # room
             continue
         if s.wh > 0:
             acts.append({"type": "feed", "species": sid})
@@ -581,25 +596,52 @@ def feeding_options(s: ClimateState, p: int) -> tuple[list[dict], bool]:
     return acts, mandatory
 
 
+def _can_attack(s: ClimateState, p: int, a: dict, free_only: bool) -> bool:
+    """``attack_actions(s, p, ai, a)`` answered without building it: True when it has an
+    attack that costs no card (``free_only``), or any attack; stops at the first."""
+    neg = _negated(s, a["id"])
+    hand = s.hands[p]
+    for q in range(s.n):
+        row = s.rows[q]
+        for ti, t in enumerate(row):
+            if t is a:
+                continue
+            options = [None]
+            options.extend(_ambush_ignores(a, t))
+            for ig in options:
+                b = blockers(s, p, a, q, ti, neg, ig)
+                if b:
+                    continue
+                if b is None:
+                    break
+                if not _mud(s, t, neg, ig):
+                    return True
+                if hand and not free_only:
+                    return True
+    return False
+
+
 def feeding_wanted(s: ClimateState, p: int, passed: bool) -> bool:
     """``feeding_options(s, p)`` answered without building it: True when one of its actions
     is owed, or (``passed`` False) when there is any; stops at the first that says so."""
     hand = s.hands[p]
-    for i, sp in enumerate(s.rows[p]):
+    plants = s.wh > 0
+    for sp in s.rows[p]:
         up = face_up(sp)
-        must = hungry(sp, up)
+        food = sp["food"]
+        pop = sp["pop"]
+        must = food < pop - (F["hibernation"] if "hibernation" in up else 0)  # hungry
         if "carnivore" in up:
-            if sp["food"] < sp["pop"] and (must or not passed):
-                att, free = attack_actions(s, p, i, sp)
-                if free and must:
+            if food < pop and (must or not passed):
+                # an owed attack costs no card; before a pass any attack or negate will do
+                if _can_attack(s, p, sp, passed):
                     return True
-                if not passed and (att or ("intelligence" in up and hand
-                                           and _negate_useful(s, p, sp))):
+                if not passed and "intelligence" in up and hand and _negate_useful(s, p, sp):
                     return True
             continue
-        if room(sp, up) <= 0:
+        if pop - food + (sp["body"] - sp["fat"] if "fat_tissue" in up else 0) <= 0:  # room
             continue
-        if s.wh > 0 and (must or not passed):
+        if plants and (must or not passed):
             return True
         if not passed and "intelligence" in up and hand:
             return True
@@ -614,23 +656,25 @@ def step(s: ClimateState, p, action, observer=None) -> list[dict]:
     Every check happens before the first change, so an :class:`IllegalAction` leaves the
     state as it was."""
     check_action(action)
-    if s.phase == "over":
+    phase = s.phase
+    if phase == "over":
         raise IllegalAction("game_over")
-    waiting = to_act(s)
-    check_turn(s, p, waiting)
+    if type(p) is not int or not _awaited(s, p):
+        check_turn(s, p, to_act(s))  # refuses (a bool too, even one equal to a seat)
     kind = action["type"]
-    if kind not in PHASE_ACTIONS[s.phase]:
-        raise IllegalAction("wrong_phase", action=kind, phase=s.phase)
+    if kind not in PHASE_ACTIONS[phase]:
+        raise IllegalAction("wrong_phase", action=kind, phase=phase)
     events = EventLog()
     if observer is not None:  # EventLog's own is None
         events.observer = observer
-    phase = s.phase
-    secret = phase == "food" or (phase == "play" and is_quick(s))
+    secret = phase == "food" or (phase == "play" and s.options["quick"])
     HANDLERS[kind](s, p, action, events)
+    # _bump's work inline: p's own secret move, or a public change (every key moves)
     if secret and s.phase == phase:
-        _bump(s, p)
+        s.keys[p] += 1
     else:
-        _bump(s)
+        s.step += 1
+        s.keys = [k + 1 for k in s.keys]
     return events
 
 
@@ -689,11 +733,15 @@ def _start_round(s: ClimateState, events: list) -> None:
 
 def _act_food(s: ClimateState, p: int, action: dict, events: list) -> None:
     c = action["card"]
-    _hand_card(s, p, c)
-    s.hands[p].remove(c)
-    s.food[p] = c
+    hand = s.hands[p]
+    if c not in hand:  # _hand_card
+        raise IllegalAction("not_in_hand", card=c)
+    hand.remove(c)
+    food = s.food
+    food[p] = c
     events.append({"type": "chosen", "player": p, "step": "food"})
-    if not to_act(s):
+    hands = s.hands
+    if not any(x is None and hands[q] for q, x in enumerate(food)):  # not to_act(s)
         events.append({"type": "food_cards", "count": sum(c is not None for c in s.food)})
         _start_play(s, events)
 
@@ -739,96 +787,124 @@ def _play_seek(s: ClimateState, start: int, events: list) -> None:
     _reveal(s, events)
 
 
-def _public(s: ClimateState) -> bool:
-    """Play moves are public (the normal game), not secret (the Quick game)."""
-    return not is_quick(s)
-
-
-def _no_exchange(s: ClimateState, p: int) -> None:
-    if s.back[p]:
-        raise IllegalAction("exchanging")
-
+# The play handlers check inline, in this order where they apply: the card is in hand
+# (_hand_card), no exchange has begun ("exchanging"), the species is the player's
+# (own_species); a discarded card goes where _discard puts it (kept apart in a Quick game's
+# play phase); play moves are public (events with content) in the normal game only.
 
 def _act_trait(s: ClimateState, p: int, action: dict, events: list) -> None:
     c = action["card"]
-    _hand_card(s, p, c)
-    _no_exchange(s, p)
-    _, sp = own_species(s, p, action["species"])
+    hand = s.hands[p]
+    if c not in hand:
+        raise IllegalAction("not_in_hand", card=c)
+    if s.back[p]:
+        raise IllegalAction("exchanging")
+    sid = action["species"]
+    for sp in s.rows[p]:
+        if sp["id"] == sid:
+            break
+    else:
+        raise IllegalAction("not_your_species", species=sid)
     t = TRAIT_OF[c]
-    if any(TRAIT_OF[x] == t for x in sp["traits"]):
-        raise IllegalAction("duplicate_trait", species=sp["id"], trait=t)
-    if len(sp["traits"]) >= max_traits(s.n):
-        raise IllegalAction("trait_limit", species=sp["id"], max=max_traits(s.n))
-    s.hands[p].remove(c)
-    sp["traits"].append(c)
+    traits = sp["traits"]
+    for x in traits:
+        if TRAIT_OF[x] == t:
+            raise IllegalAction("duplicate_trait", species=sp["id"], trait=t)
+    if len(traits) >= max_traits(len(s.seats)):
+        raise IllegalAction("trait_limit", species=sp["id"], max=max_traits(len(s.seats)))
+    hand.remove(c)
+    traits.append(c)
     sp["down"].append(c)
-    if _public(s):
+    if not s.options["quick"]:
         events.append({"type": "trait", "player": p, "species": sp["id"]})
 
 
 def _act_species(s: ClimateState, p: int, action: dict, events: list) -> None:
     c = action["card"]
-    _hand_card(s, p, c)
+    hand = s.hands[p]
+    if c not in hand:
+        raise IllegalAction("not_in_hand", card=c)
     side = action["side"]
     if side not in SIDES:
         raise IllegalAction("bad_side", side=side)
-    _no_exchange(s, p)
-    s.hands[p].remove(c)
-    _discard(s, p, c)
+    if s.back[p]:
+        raise IllegalAction("exchanging")
+    hand.remove(c)
+    quick = s.options["quick"]
+    (s.held[p] if quick else s.discard).append(c)
     sp = _new_species(s, p, side)
-    if _public(s):
+    if not quick:
         events.append({"type": "new_species", "player": p, "species": sp["id"], "side": side,
                        "reason": "played"})
 
 
 def _act_grow(s: ClimateState, p: int, action: dict, events: list) -> None:
     c = action["card"]
-    _hand_card(s, p, c)
+    hand = s.hands[p]
+    if c not in hand:
+        raise IllegalAction("not_in_hand", card=c)
     what = action["what"]
     if what not in GROWTH:
         raise IllegalAction("bad_growth", what=what)
-    _no_exchange(s, p)
-    _, sp = own_species(s, p, action["species"])
+    if s.back[p]:
+        raise IllegalAction("exchanging")
+    sid = action["species"]
+    for sp in s.rows[p]:
+        if sp["id"] == sid:
+            break
+    else:
+        raise IllegalAction("not_your_species", species=sid)
     top = MAX_BODY if what == "body" else MAX_POP
     if sp[what] >= top:
         raise IllegalAction("at_max", species=sp["id"], what=what, max=top)
-    s.hands[p].remove(c)
-    _discard(s, p, c)
+    hand.remove(c)
+    quick = s.options["quick"]
+    (s.held[p] if quick else s.discard).append(c)
     sp[what] += 1
-    if _public(s):
+    if not quick:
         events.append({"type": "grow", "player": p, "species": sp["id"], "what": what,
                        "value": sp[what]})
 
 
 def _act_remove(s: ClimateState, p: int, action: dict, events: list) -> None:
-    _no_exchange(s, p)
-    _, sp = own_species(s, p, action["species"])
+    if s.back[p]:
+        raise IllegalAction("exchanging")
+    sid = action["species"]
+    for sp in s.rows[p]:
+        if sp["id"] == sid:
+            break
+    else:
+        raise IllegalAction("not_your_species", species=sid)
     c = action["card"]
     if c not in sp["traits"]:
         raise IllegalAction("no_such_trait", species=sp["id"], card=c)
     sp["traits"].remove(c)
     if c in sp["down"]:
         sp["down"].remove(c)
-    _discard(s, p, c)
+    quick = s.options["quick"]
+    (s.held[p] if quick else s.discard).append(c)
     fat = 0
     if TRAIT_OF[c] == "fat_tissue" and sp["fat"]:
         fat = sp["fat"]
         s.bags[p] += fat
         sp["fat"] = 0
-    if _public(s):
+    if not quick:
         events.append({"type": "remove", "player": p, "species": sp["id"],
                        "trait": TRAIT_OF[c], "fat": fat})
 
 
 def _act_exchange(s: ClimateState, p: int, action: dict, events: list) -> None:
     c = action["card"]
-    _hand_card(s, p, c)
-    if len(s.back[p]) >= len(s.deck):
+    hand = s.hands[p]
+    if c not in hand:
+        raise IllegalAction("not_in_hand", card=c)
+    back = s.back[p]
+    if len(back) >= len(s.deck):
         raise IllegalAction("deck_too_small", deck=len(s.deck))
-    s.hands[p].remove(c)
-    s.back[p].append(c)
-    if _public(s):
-        events.append({"type": "returned", "player": p, "count": len(s.back[p])})
+    hand.remove(c)
+    back.append(c)
+    if not s.options["quick"]:
+        events.append({"type": "returned", "player": p, "count": len(back)})
 
 
 def _exchange(s: ClimateState, p: int) -> int:
@@ -961,13 +1037,18 @@ def _take(s: ClimateState, p: int, i: int, food: str, source: str, amount: int, 
             return 0
         if "foraging" in up:
             amount += F["foraging"]
-    if source == "wh":
-        amount = min(amount, s.wh)
-    got = min(amount, room(sp, up))
+    if source == "wh" and s.wh < amount:  # min(amount, s.wh)
+        amount = s.wh
+    pop = sp["pop"]
+    fed = sp["food"]
+    r = pop - fed  # room(sp, up)
+    if "fat_tissue" in up:
+        r += sp["body"] - sp["fat"]
+    got = amount if amount < r else r
     if got <= 0:
         return 0
-    board = min(got, sp["pop"] - sp["food"])
-    sp["food"] += board
+    board = got if got < pop - fed else pop - fed
+    sp["food"] = fed + board
     sp["fat"] += got - board
     if source == "wh":
         s.wh -= got
@@ -1019,6 +1100,10 @@ def climate_loss(zone: int, sp: dict) -> tuple[str, int]:
     up = face_up(sp)
     lo, hi = BODY[zone]
     icons_ = ICONS[zone] if cause and lo <= sp["body"] <= hi else 0
+    if not up:  # no trait: the sums below are 0, the same answers without them
+        if not cause:
+            return cause, 0
+        return ("cold" if cause == "cold" else "heat"), max(0, icons_)
     if cause == "cold":
         return cause, max(0, icons_ - sum(COLD.get(t, 0) for t in up))
     penalty = sum(HEAT_PENALTY.get(t, 0) for t in up) if zone in PENALTY_ZONES else 0
@@ -1173,7 +1258,7 @@ def _act_feed(s: ClimateState, p: int, action: dict, events: list) -> None:
         raise IllegalAction("full", species=sp["id"])
     if s.wh <= 0:
         raise IllegalAction("no_plants")
-    free = nocturnal_free(s, p, i, sp)
+    free = "nocturnal" in up and nocturnal_free(s, p, i, sp)  # its first test read here
     if free:
         s.night.append(sp["id"])
     events.append({"type": "feed", "player": p, "species": sp["id"], "night": free})
