@@ -28,8 +28,9 @@ AI cannot know the card it is about to turn. ``seed`` comes from the view alone
 from __future__ import annotations
 
 from engine.ai import Levels, RandomPolicy, seed_of
-from engine.mutations.data import FOOD, climate_dice
-from engine.search import SearchPolicy, relative
+from engine.core import Rng
+from engine.mutations.data import FOOD, TRAIT_OF, climate_dice
+from engine.search import SearchPolicy, _sampled, relative
 
 __all__ = ["LEVELS", "STRATEGIC", "FastPolicy", "RandomPolicy", "StrongPolicy",
            "choose_action", "policy_for", "strategic_kinds", "view_seed"]
@@ -96,10 +97,22 @@ def _animals(view: dict) -> dict[int, tuple[int, dict, dict]]:
             for sp in row["species"] for a in sp["animals"]}
 
 
+_SHARE: dict[int, float] = {}
+
+
 def _food_share(view: dict) -> float:
     n = len(view["players"])
-    dice, plus = climate_dice(n)["food"]
-    return (dice * 3.5 + plus) / n
+    share = _SHARE.get(n)
+    if share is None:
+        dice, plus = climate_dice(n)["food"]
+        share = _SHARE[n] = (dice * 3.5 + plus) / n
+    return share
+
+
+def _fed(sp: dict, an: dict) -> bool:
+    """Animal ``an`` of species ``sp`` is fed (the view's ``fed``, read from its tokens: a
+    :func:`rollout_view` lists the state's own animals)."""
+    return an["red"] + an["blue"] >= sp["need"]
 
 
 def _value(sp: dict) -> float:
@@ -122,10 +135,22 @@ class FastPolicy:
     diverge = 0.3  # a split rather than an animal, for a species with guards or Carnivore
 
     def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
-        return max(legal, key=lambda a: (self.score(view, a), -legal.index(a)))
+        # the first of the best scores (the view's lookups built once per decision)
+        ctx: list = [None, None]
+        best, best_v = legal[0], None
+        for a in legal:
+            v = self._score(view, a, ctx)
+            if best_v is None or v > best_v:
+                best, best_v = a, v
+        return best
 
     # a number per action: higher is better
     def score(self, view: dict, a: dict) -> float:
+        return self._score(view, a, [None, None])
+
+    def _score(self, view: dict, a: dict, ctx: list) -> float:
+        """``score``; ``ctx``: the view's species and animals by id, built on first use and
+        kept for the decision's other actions."""
         kind = a["type"]
         me = view["viewer"]
         mine = view["players"][me]
@@ -135,18 +160,20 @@ class FastPolicy:
             return self.dark(view, mine, a)
         if kind == "graze":
             hunger = sum(sp["need"] - a2["red"] - a2["blue"] for sp in mine["species"]
-                         for a2 in sp["animals"] if not a2["fed"]
+                         for a2 in sp["animals"] if not _fed(sp, a2)
                          and "obligate_carnivore" not in sp["all_traits"])
             spare = max(0, view["centre"]["food"] - hunger)
             return -abs(a["count"] - spare)
-        species = _species(view)
-        animals = _animals(view)
+        species, animals = ctx
+        if species is None:
+            species = ctx[0] = _species(view)
+            animals = ctx[1] = _animals(view)
         if kind == "redirect":
             _, sp = species[a["target"]]
             return -_value(sp) + (5 if "poisonous" in sp["all_traits"] else 0)
         if kind in ("eat", "lose"):
             _, sp, an = animals[a["animal"]]
-            return -(an["red"] + an["blue"]) * 2 - (3 if an["fed"] else 0) + an["parasites"]
+            return -(an["red"] + an["blue"]) * 2 - (3 if _fed(sp, an) else 0) + an["parasites"]
         if kind == "scavenge":
             _, sp, an = animals[a["animal"]]
             return -(sp["need"] - an["red"] - an["blue"])
@@ -219,12 +246,12 @@ class FastPolicy:
             return 10.0 - short
         if kind == "burrow":
             _, sp, an = animals[a["animal"]]
-            if "bark_beetle" in sp["all_traits"] and not an["fed"] \
+            if "bark_beetle" in sp["all_traits"] and not _fed(sp, an) \
                     and "obligate_carnivore" not in sp["all_traits"]:
                 return 9.5
             threats = sum(1 for q, row in enumerate(view["players"]) if q != me
                           for x in row["species"] if _carnivore(x))
-            return 3.0 + threats - (0 if an["fed"] else 1)
+            return 3.0 + threats - (0 if _fed(sp, an) else 1)
         if kind == "parasite":
             q, sp, an = animals[a["animal"]]
             leader = max(range(len(view["players"])),
@@ -383,7 +410,7 @@ def _loss(sp: dict) -> int:
 def _saved(sp: dict, an: dict) -> int:
     """The points that feeding animal ``an`` saves: its own 2, and the species' traits when no
     other animal of the species is fed."""
-    others_fed = any(x["fed"] for x in sp["animals"] if x is not an)
+    others_fed = any(_fed(sp, x) for x in sp["animals"] if x is not an)
     return 2 + (0 if others_fed else _trait_points(sp))
 
 
@@ -433,6 +460,38 @@ def turn_over(start, state) -> bool:
     return state.turn != start.turn or state.phase == "over"
 
 
+def rollout_view(s, viewer: int) -> dict:
+    """What the fast and strong rules read of ``viewer``'s view, built straight from a state
+    (a sampled world in the searcher's rollouts: reading it is not peeking): the same values
+    as ``view(s, viewer)`` for those fields, at a fraction of its cost."""
+    from engine.mutations.rules import need, traits_of
+
+    players = []
+    for p, srow in enumerate(s.rows):
+        row = []
+        n_animals = n_traits = bonus = 0
+        for sp in srow:
+            own = [TRAIT_OF[c] for c in sp["traits"]]
+            tr = own if sp["parent"] is None else traits_of(s, sp, p)
+            nd = need(tr)
+            animals = sp["animals"]  # the state's own (read only): id, red, blue, parasites
+            row.append({"id": sp["id"], "traits": own, "all_traits": tr, "need": nd,
+                        "animals": animals})
+            n_animals += len(animals)
+            n_traits += len(own)
+            for t in own:
+                bonus += FOOD[t]
+        players.append({"species": row, "deck": len(s.decks[p]),
+                        "score": {"total": n_animals * 2 + n_traits + bonus}})
+    pend = s.pending
+    if pend is not None:
+        pend = {k: v for k, v in pend.items() if k != "card"}
+        if "card" in s.pending:
+            pend["trait"] = TRAIT_OF[s.pending["card"]]
+    return {"viewer": viewer, "phase": s.phase, "last": s.last, "centre": s.centre,
+            "pending": pend, "players": players}
+
+
 class ExpertPolicy(SearchPolicy):
     """IS-MCTS from the seat's own view (engine/search.py): worlds from ``determinize``, the
     strong choice and the fast ranking as the root's shortlist and prior, rollouts played by
@@ -449,6 +508,18 @@ class ExpertPolicy(SearchPolicy):
 
     def horizon(self, start, state) -> bool:
         return turn_over(start, state)
+
+    def rollout_step(self, rules):
+        """The fast rules on each player's :func:`rollout_view` of the sampled world (among
+        ``rollout_sample`` actions at most, as :func:`engine.search.policy_rollout`)."""
+        policy, sample = self.fast, self.rollout_sample
+
+        def step(state, p: int, legal: list[dict], seed: int) -> dict:
+            if sample is not None and len(legal) > sample:
+                legal = _sampled(legal, sample, Rng(seed))
+            return policy.choose(rollout_view(state, p), legal, seed)
+
+        return step
 
 
 # expert: the searching level (engine/search.py); the host runs it in an AI worker process
