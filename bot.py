@@ -91,6 +91,7 @@ async def start_bot(config: dict, token: str) -> int:
     import discord
 
     from cogs.bot import DarwinBot  # imported late: the demo must not need discord.py
+    from cogs.common import draw_in_process
     from ops import memory
 
     # a game bot never joins a voice channel: no warning at every start that voice support
@@ -102,6 +103,7 @@ async def start_bot(config: dict, token: str) -> int:
         bot = DarwinBot(config)
         bot.freeze_after_start = True
         memory.install(bot)  # the garbage collector's settings (ops/memory.py: measured)
+        draw_in_process(bot)  # boards drawn in a worker process (cogs/common.py: measured)
         try:
             async with bot:
                 await bot.start(token)

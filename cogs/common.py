@@ -191,19 +191,50 @@ def decode_action(text: str) -> dict:
 
 
 _render_pool = None
+_render_where = "thread"  # a real bot process: "process" (draw_in_process)
+
+
+def draw_in_process(bot) -> None:
+    """A real bot process (bot.py, the load run's launcher) draws its boards in a worker
+    process (:func:`render_pool`); tests and tools keep the thread, and so does a stand-in
+    bot without listeners (tests of bot.py)."""
+    global _render_where
+    if hasattr(bot, "add_listener"):
+        _render_where = "process"
+        pool = render_pool()
+        if pool is not None:
+            pool.submit(int)  # the worker starts now (and warms up), not at the first board
+
+
+def _render_worker_start() -> None:
+    """A render worker process: below the bot's priority, and every game's first board
+    drawn once (fonts, palettes and static layers: 0.2-1.2 s each, cold) before it serves."""
+    os.nice(10)
+    from engine import Seat
+    from engine.core import game_kinds, get_game
+    from images import render
+
+    for kind in game_kinds():
+        try:
+            rules = get_game(kind)
+            state = rules.new_game([Seat(str(i), "-") for i in range(rules.min_players)], 1, {})
+            render(kind, rules.view(state, None), "en")
+        except Exception:  # noqa: BLE001 - a warm-up only: the real boards report failures
+            log.warning("render worker: could not warm up %s", kind, exc_info=True)
 
 
 def render_pool():
-    """Where boards are drawn: None for a worker thread (the default), or a pool of worker
-    processes when ``DARWIN_RENDER_POOL=process`` (``DARWIN_RENDER_WORKERS``, 1 by default).
-    A thread drawing in Python holds the interpreter's lock in turns with the event loop; a
-    process does not. Measured with bench/load.py (200 Cubosaurs games, 40 s, SQLite, 2
-    busy shared cores, three pairs): the whole run's p99 (the opening burst) 6.0/2.0/1.7 s
-    with a thread, 2.8/0.27/0.57 s with one process; the steady p99 mixed (1.4/0.33/0.39 s
-    against 2.9/0.28/0.70 s). The thread stays the default until a quieter machine
-    confirms it (README, the load table)."""
+    """Where boards are drawn: None for a worker thread, or a pool of worker processes
+    (``DARWIN_RENDER_WORKERS``, 1 by default) in a real bot process (:func:`draw_in_process`)
+    or when ``DARWIN_RENDER_POOL=process`` (``thread`` forces the thread). A thread drawing in
+    Python holds the interpreter's lock in turns with the event loop (asyncio's default pool
+    ran six of them at once in an opening burst); a process does not, and it runs at a lower
+    priority (nice 10) so that the event loop gets the CPU first. Measured (issue 25,
+    bench/load.py --guilds 200 --games 600 --seconds 40, SQLite, the run's processes given
+    priority on the shared 2 cores): whole-run p99 1,592 ms with the thread, 129 ms with one
+    process; steady p99 139 and 26 ms."""
     global _render_pool
-    if os.environ.get("DARWIN_RENDER_POOL", "thread") != "process":
+    if os.environ.get("DARWIN_RENDER_POOL", _render_where) != "process":
         return None
     if _render_pool is None:
         import multiprocessing
@@ -211,7 +242,8 @@ def render_pool():
 
         # spawn: a fresh interpreter, never a fork of a process with threads and a loop
         _render_pool = ProcessPoolExecutor(int(os.environ.get("DARWIN_RENDER_WORKERS", "1")),
-                                           mp_context=multiprocessing.get_context("spawn"))
+                                           mp_context=multiprocessing.get_context("spawn"),
+                                           initializer=_render_worker_start)
     return _render_pool
 
 
@@ -223,5 +255,12 @@ async def render_file(kind: str, view: dict, lang: str, filename: str) -> discor
     if pool is None:
         png = await asyncio.to_thread(render, kind, view, lang)
     else:
-        png = await asyncio.get_running_loop().run_in_executor(pool, render, kind, view, lang)
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            png = await asyncio.get_running_loop().run_in_executor(pool, render, kind, view, lang)
+        except BrokenProcessPool:  # the worker died (killed...): a new one next time
+            global _render_pool
+            _render_pool = None
+            png = await asyncio.to_thread(render, kind, view, lang)
     return discord.File(io.BytesIO(png), filename=filename)

@@ -194,6 +194,7 @@ async def watch_loop(period: float = 0.05, threshold: float = 0.1) -> None:
 
 async def run(config: dict, diagnose: bool = False, pauses: GcPauses | None = None) -> None:
     from cogs.bot import DarwinBot
+    from cogs.common import draw_in_process
 
     watcher = asyncio.create_task(watch_loop()) if diagnose else None
 
@@ -202,6 +203,7 @@ async def run(config: dict, diagnose: bool = False, pauses: GcPauses | None = No
     bot = DarwinBot(config)
     bot.freeze_after_start = True  # as bot.py runs it
     memory.install(bot)
+    draw_in_process(bot)
     if pauses is not None:
         async def ready() -> None:
             pauses.mark_ready()
