@@ -157,6 +157,10 @@ class ClimateGame(SecretSteps, GameRulesBase):
     # apply_action's observer(state, phase) is called at each phase end ("play",
     # "environment", "feeding").
 
+    # The simulations' fast path is rules.step itself: no wrapper frame, and no copy of the
+    # events (without an observer step returns a new plain list).
+    apply_in_place = staticmethod(rules.step)
+
     def owed_choice(self, state: ClimateState, player: int) -> bool:
         """True when ``player`` is awaited for a choice in a step that is not their turn (an
         owner ordering their green-framed traits)."""

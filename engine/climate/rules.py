@@ -258,8 +258,13 @@ def _draw(s: ClimateState, p: int, k: int, events: list, at_deal: bool = False) 
     """``p`` draws ``k`` cards; when the draw deck runs out it is rebuilt (the set-aside
     cards, else the shuffled discards) and the game's last round is set. Returns the count
     drawn (fewer only when no card is left anywhere)."""
-    got = 0
     hand = s.hands[p]
+    deck = s.deck
+    if 0 < k < len(deck):  # the deck does not run out: the same cards, top first, at once
+        hand.extend(deck[:-k - 1:-1])
+        del deck[-k:]
+        return k
+    got = 0
     for _ in range(k):
         if not s.deck:
             _refill(s, events)
@@ -298,23 +303,26 @@ def _refill(s: ClimateState, events: list) -> str | None:
 
 # --- who acts, and what they may do -------------------------------------------------------
 
-def _awaited(s: ClimateState, p) -> bool:
-    """``p in to_act(s)`` without building the list: a seat's index is read directly (any
-    other value, a bool included, asks to_act's list, as before)."""
-    if type(p) is int and 0 <= p < len(s.seats):
-        ph = s.phase
-        if ph == "food":
-            return s.food[p] is None and bool(s.hands[p])
-        if ph == "play" and s.options["quick"]:
-            return not s.done[p]
-        return ph != "over" and p == s.current
-    return p in to_act(s)
-
-
 def legal_actions(s: ClimateState, p: int) -> list[dict]:
-    if s.phase == "over" or not _awaited(s, p):
-        return []
     ph = s.phase
+    if ph == "over":
+        return []
+    # is p awaited (p in to_act(s))? A seat's index is read directly; any other value, a bool
+    # included, asks to_act's list, as before
+    if type(p) is int and 0 <= p < len(s.seats):
+        if ph == "food":
+            if s.food[p] is not None or not s.hands[p]:
+                return []
+            copy = dict.copy
+            return [copy(_FOOD[c]) for c in s.hands[p]]
+        if ph == "play":
+            if s.done[p] if s.options["quick"] else p != s.current:
+                return []
+            return play_actions(s, p)
+        if p != s.current:
+            return []
+    elif p not in to_act(s):
+        return []
     if ph == "food":
         copy = dict.copy
         return [copy(_FOOD[c]) for c in s.hands[p]]
@@ -340,6 +348,18 @@ _SPECIES_RIGHT = {c: {"type": "species", "card": c, "side": "right"} for c in CA
 _EXCHANGE = {c: {"type": "exchange", "card": c} for c in CARDS}
 _FOOD = {c: {"type": "food", "card": c} for c in CARDS}
 _NO_TRAITS: frozenset[str] = frozenset()
+# per species id, made when first asked (at most 6 x 999 ids): the templates of its trait
+# action and of its two growths, the card still None (only ever copied, never handed out)
+_SPECIES_TEMPLATES: dict[int, tuple[dict, dict, dict]] = {}
+
+
+def _species_templates(sid: int) -> tuple[dict, dict, dict]:
+    tpl = ({"type": "trait", "card": None, "species": sid},
+           {"type": "grow", "card": None, "species": sid, "what": "body"},
+           {"type": "grow", "card": None, "species": sid, "what": "pop"})
+    if type(sid) is int and 1000 < sid < 7000:  # a species id: the cache stays small
+        _SPECIES_TEMPLATES[sid] = tpl
+    return tpl
 
 
 def play_actions(s: ClimateState, p: int) -> list[dict]:
@@ -353,7 +373,7 @@ def play_actions(s: ClimateState, p: int) -> list[dict]:
             acts = []
         acts.append({"type": "done"})
         return acts
-    limit = max_traits(s.n)
+    limit = max_traits(len(s.seats))
     # per species, once: the traits it holds with the template of its trait action when it
     # may take one more, and the templates of its growths (body, then population); each
     # card's action is a copy with the card filled in (the keys keep the literal's order)
@@ -361,14 +381,17 @@ def play_actions(s: ClimateState, p: int) -> list[dict]:
     grows = []
     for sp in row:
         sid = sp["id"]
+        tpl = _SPECIES_TEMPLATES.get(sid)
+        if tpl is None:
+            tpl = _species_templates(sid)
         traits = sp["traits"]
         have = {TRAIT_OF[x] for x in traits} if traits else _NO_TRAITS
         if len(have) < limit:
-            takers.append((have, {"type": "trait", "card": None, "species": sid}))
+            takers.append((have, tpl[0]))
         if sp["body"] < MAX_BODY:
-            grows.append({"type": "grow", "card": None, "species": sid, "what": "body"})
+            grows.append(tpl[1])
         if sp["pop"] < MAX_POP:
-            grows.append({"type": "grow", "card": None, "species": sid, "what": "pop"})
+            grows.append(tpl[2])
     exchange = bool(s.deck)
     acts: list[dict] = []
     append = acts.append
@@ -413,16 +436,22 @@ def blockers(s: ClimateState, p: int, a: dict, q: int, ti: int, negated,
     when nothing can make it possible (its body size alone is too small). ``negated``: the
     traits cancelled for this attack; ``ignore``: the trait an Ambush attacker ignores on a
     Migratory target. Mud Wallowing and Horns are costs, not blockers."""
-    row = s.rows[q]
-    t = row[ti]
     at = face_up(a)
+    return _blockers(s.rows[q], ti, a, at, a["body"] + (a["pop"] if "pack_hunting" in at else 0),
+                     negated, ignore)
+
+
+def _blockers(row: list[dict], ti: int, a: dict, at: list[str], size: int, negated,
+              ignore: str | None) -> list[str] | None:
+    """``blockers`` with the attacker's face-up traits ``at`` and attacking size read once
+    by the caller (the body-size test first: it alone decides None)."""
+    t = row[ti]
+    if size <= t["body"]:
+        return None
     tt = set(face_up(t))
     tt.difference_update(negated)
     if ignore is not None:
         tt.discard(ignore)
-    size = a["body"] + (a["pop"] if "pack_hunting" in at else 0)
-    if size <= t["body"]:
-        return None
     out: list[str] = []
     extra = (SHELL if "hard_shell" in tt else 0) + (FRILLS if "cooling_frills" in tt else 0)
     if size <= t["body"] + extra:
@@ -474,19 +503,21 @@ def attack_actions(s: ClimateState, p: int, ai: int, a: dict) -> tuple[list[dict
     free = False
     neg = _negated(s, a["id"])
     hand = s.hands[p]
+    at = face_up(a)
+    size = a["body"] + (a["pop"] if "pack_hunting" in at else 0)
+    ambush = "ambush" in at
     for q in range(s.n):
         row = s.rows[q]
         for ti, t in enumerate(row):
-            if t is a:
+            if t is a or size <= t["body"]:  # too big: blockers is None whatever is ignored
                 continue
             options = [None]
-            options.extend(_ambush_ignores(a, t))
+            if ambush:
+                options.extend(_ambush_ignores(a, t))
             for ig in options:
-                b = blockers(s, p, a, q, ti, neg, ig)
+                b = _blockers(row, ti, a, at, size, neg, ig)
                 if b:
                     continue
-                if b is None:
-                    break
                 base = {"type": "attack", "species": a["id"], "target": t["id"]}
                 if ig is not None:
                     base["ignore"] = ig
@@ -505,6 +536,8 @@ def _negate_useful(s: ClimateState, p: int, a: dict) -> list[str]:
     costing (Horns, Mud Wallowing) one of its possible attacks, and Scavengers in play."""
     neg = _negated(s, a["id"])
     useful: set[str] = set()
+    at = face_up(a)
+    size = a["body"] + (a["pop"] if "pack_hunting" in at else 0)
     for q in range(s.n):
         row = s.rows[q]
         for ti, t in enumerate(row):
@@ -513,7 +546,7 @@ def _negate_useful(s: ClimateState, p: int, a: dict) -> list[str]:
             up = face_up(t)
             if "scavenger" in up:
                 useful.add("scavenger")
-            b = blockers(s, p, a, q, ti, neg)
+            b = _blockers(row, ti, a, at, size, neg, None)
             if b is None:
                 continue
             useful.update(b)
@@ -569,10 +602,15 @@ def feeding_options(s: ClimateState, p: int) -> tuple[list[dict], bool]:
     mandatory = False
     hand = s.hands[p]
     for i, sp in enumerate(s.rows[p]):
-        up = face_up(sp)
         sid = sp["id"]
         food = sp["food"]
         pop = sp["pop"]
+        if not sp["traits"]:  # no trait: room and hunger are pop - food, plants only
+            if food < pop and s.wh > 0:
+                acts.append({"type": "feed", "species": sid})
+                mandatory = True
+            continue
+        up = face_up(sp)
         must = food < pop - (F["hibernation"] if "hibernation" in up else 0)  # hungry
         if "carnivore" in up:
             if food < pop:
@@ -601,19 +639,20 @@ def _can_attack(s: ClimateState, p: int, a: dict, free_only: bool) -> bool:
     attack that costs no card (``free_only``), or any attack; stops at the first."""
     neg = _negated(s, a["id"])
     hand = s.hands[p]
+    at = face_up(a)
+    size = a["body"] + (a["pop"] if "pack_hunting" in at else 0)
+    ambush = "ambush" in at
     for q in range(s.n):
         row = s.rows[q]
         for ti, t in enumerate(row):
-            if t is a:
+            if t is a or size <= t["body"]:  # too big: blockers is None whatever is ignored
                 continue
             options = [None]
-            options.extend(_ambush_ignores(a, t))
+            if ambush:
+                options.extend(_ambush_ignores(a, t))
             for ig in options:
-                b = blockers(s, p, a, q, ti, neg, ig)
-                if b:
+                if _blockers(row, ti, a, at, size, neg, ig):
                     continue
-                if b is None:
-                    break
                 if not _mud(s, t, neg, ig):
                     return True
                 if hand and not free_only:
@@ -627,9 +666,13 @@ def feeding_wanted(s: ClimateState, p: int, passed: bool) -> bool:
     hand = s.hands[p]
     plants = s.wh > 0
     for sp in s.rows[p]:
-        up = face_up(sp)
         food = sp["food"]
         pop = sp["pop"]
+        if not sp["traits"]:  # no trait: room and hunger are pop - food, plants only
+            if plants and food < pop:
+                return True
+            continue
+        up = face_up(sp)
         must = food < pop - (F["hibernation"] if "hibernation" in up else 0)  # hungry
         if "carnivore" in up:
             if food < pop and (must or not passed):
@@ -651,7 +694,8 @@ def feeding_wanted(s: ClimateState, p: int, passed: bool) -> bool:
 # --- applying actions ------------------------------------------------------------------------
 
 def step(s: ClimateState, p, action, observer=None) -> list[dict]:
-    """Apply ``action`` by player ``p`` to ``s`` in place; return the events.
+    """Apply ``action`` by player ``p`` to ``s`` in place; return the events (a new list:
+    ``CLIMATE.apply_in_place`` is this function).
 
     Every check happens before the first change, so an :class:`IllegalAction` leaves the
     state as it was."""
@@ -659,13 +703,26 @@ def step(s: ClimateState, p, action, observer=None) -> list[dict]:
     phase = s.phase
     if phase == "over":
         raise IllegalAction("game_over")
-    if type(p) is not int or not _awaited(s, p):
-        check_turn(s, p, to_act(s))  # refuses (a bool too, even one equal to a seat)
+    # is p awaited? A seat's index is read directly (legal_actions' test); check_turn refuses
+    # anyone else (a bool too, even one equal to a seat)
+    if type(p) is int and 0 <= p < len(s.seats):
+        if phase == "food":
+            if s.food[p] is not None or not s.hands[p]:
+                check_turn(s, p, to_act(s))
+        elif phase == "play" and s.options["quick"]:
+            if s.done[p]:
+                check_turn(s, p, to_act(s))
+        elif p != s.current:
+            check_turn(s, p, to_act(s))
+    else:
+        check_turn(s, p, to_act(s))
     kind = action["type"]
     if kind not in PHASE_ACTIONS[phase]:
         raise IllegalAction("wrong_phase", action=kind, phase=phase)
-    events = EventLog()
-    if observer is not None:  # EventLog's own is None
+    if observer is None:  # a plain list (observe() asks for no observer)
+        events = []
+    else:
+        events = EventLog()
         events.observer = observer
     secret = phase == "food" or (phase == "play" and s.options["quick"])
     HANDLERS[kind](s, p, action, events)
@@ -986,7 +1043,8 @@ def _green_from(s: ClimateState, k: int, events: list) -> None:
     n = s.n
     while k < n:
         p = (s.first + k) % n
-        s.green = [[sp["id"], t] for sp in s.rows[p] for t in face_up(sp) if t in GREEN]
+        s.green = [[sp["id"], t] for sp in s.rows[p] if sp["traits"] for t in face_up(sp)
+                   if t in GREEN]
         if _green_run(s, p, events):
             return
         k += 1
@@ -1250,12 +1308,17 @@ def _turn_goes_on(s: ClimateState, p: int, events: list) -> None:
 
 
 def _act_feed(s: ClimateState, p: int, action: dict, events: list) -> None:
-    i, sp = own_species(s, p, action["species"])
+    sid = action["species"]
+    for i, sp in enumerate(s.rows[p]):  # noqa: B007 (own_species: i and sp found)
+        if sp["id"] == sid:
+            break
+    else:
+        raise IllegalAction("not_your_species", species=sid)
     up = face_up(sp)
     if "carnivore" in up:
         raise IllegalAction("carnivore_no_plants", species=sp["id"])
-    if room(sp, up) <= 0:
-        raise IllegalAction("full", species=sp["id"])
+    if sp["pop"] - sp["food"] + (sp["body"] - sp["fat"] if "fat_tissue" in up else 0) <= 0:
+        raise IllegalAction("full", species=sp["id"])  # no room(sp, up)
     if s.wh <= 0:
         raise IllegalAction("no_plants")
     free = "nocturnal" in up and nocturnal_free(s, p, i, sp)  # its first test read here
@@ -1396,8 +1459,11 @@ def _end_feeding(s: ClimateState, events: list) -> None:
     # starvation
     for p in order:
         for sp in list(s.rows[p]):
-            keep = sp["food"] + min(hibernating(face_up(sp)), sp["pop"] - sp["food"])
-            _pop_loss(s, p, sp, sp["pop"] - keep, "starvation", events)
+            food = sp["food"]
+            pop = sp["pop"]
+            keep = food + min(hibernating(face_up(sp)), pop - food) if sp["traits"] else food
+            if pop - keep > 0:
+                _pop_loss(s, p, sp, pop - keep, "starvation", events)
     # food to the bags
     moved = [0] * s.n
     for p in range(s.n):
