@@ -73,6 +73,7 @@ Everything here is pure: no I/O, no clock, decisions from the view (and the seed
 
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 
 from engine.ai import Levels, RandomPolicy, seed_of
@@ -460,14 +461,39 @@ def share_plants(plants: float, rates: list[float], demand: list[float]) -> list
     return alloc
 
 
+_MISSING = object()  # FastPolicy._once: not asked yet
+
+
 class FastPolicy:
     # (issue 22: a quarter of fast's starvation losses hit a species it grew that round;
     # a plant and two prey to spare make it fewer)
     margin = 1  # heads more the plants coming must feed before the population grows
     carn_spare = 2  # prey beyond one a head before a carnivore's population grows
     meat_spare = 1  # meat to spare before a carnivore's population grows (:meth:`hunt_fed`)
+    # one decision's answers (the view, {key: answer}) of :meth:`fed`, :meth:`feedable`'s
+    # carnivore test, :meth:`keep_value`, :meth:`trait_effect` and a body growth's gain
+    # (:meth:`_once`): every card's growth of a species, every card's new species ask the
+    # same food outlook, every action with a card its keep value. The policy is shared
+    # (engine.ai keeps one per level, threads included), so the memo lives on a copy made
+    # for the decision, never on the shared policy. Species are the view's own (keyed by
+    # id), and nothing changes the view during a decision.
+    _fed_memo: tuple[dict, dict] | None = None
+
+    def _once(self, view: dict, key: tuple, fn, *args):
+        """``fn(*args)``, asked once per ``key`` in this decision (on ``view``)."""
+        memo = self._fed_memo
+        if memo is not None and memo[0] is view:
+            found = memo[1].get(key, _MISSING)
+            if found is _MISSING:
+                found = memo[1][key] = fn(*args)
+            return found
+        return fn(*args)
 
     def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
+        if self._fed_memo is None or self._fed_memo[0] is not view:
+            one = copy.copy(self)
+            one._fed_memo = (view, {})
+            return one.choose(view, legal, seed)
         best, best_v = legal[0], None
         now: dict[int, float] = {}  # per carnivore: its best legal attack's value
         negates = []
@@ -537,6 +563,10 @@ class FastPolicy:
     # --- cards ---------------------------------------------------------------------------
     def keep_value(self, view: dict, me: int, card: dict) -> float:
         """What a hand card is worth kept (its best trait use on an own species)."""
+        # it reads the card's trait only
+        return self._once(view, ("keep", me, card["trait"]), self._keep_value, view, me, card)
+
+    def _keep_value(self, view: dict, me: int, card: dict) -> float:
         best = 0.6
         for sp in view["players"][me]["species"]:
             have = _traits(sp)
@@ -556,6 +586,9 @@ class FastPolicy:
 
     def trait_effect(self, view: dict, me: int, sp: dict, t: str) -> float:
         """The effect of trait ``t`` on species ``sp`` of ``me`` (beyond its point)."""
+        return self._once(view, ("trait", me, sp["id"], t), self._trait_effect, view, me, sp, t)
+
+    def _trait_effect(self, view: dict, me: int, sp: dict, t: str) -> float:
         have = _traits(sp)
         carn = "carnivore" in have
         zone = view["climate"]["index"]
@@ -638,7 +671,14 @@ class FastPolicy:
                 return -0.6
             v = 1.8 + (0.6 if loss >= sp["pop"] else 0.0)
             return v + (0.6 if last else 0.0) - 0.5 * spend
-        # body size
+        # body size (what the species gains, the same for every card)
+        v = self._once(view, ("body", me, sp["id"]), self._body_value, view, me, sp, have,
+                       carn, zone)
+        return v - 0.5 * spend - (0.8 if last else 0.0)
+
+    @staticmethod
+    def _body_value(view: dict, me: int, sp: dict, have: list[str], carn: bool,
+                    zone: int) -> float:
         threats = [c for _, c in _carnivores(view, me)
                    if c["body"] + (c["pop"] if "pack_hunting" in _traits(c) else 0)
                    == sp["body"] + 1]
@@ -650,7 +690,7 @@ class FastPolicy:
             now = len(_prey(view, me, sp["body"], sp["pop"], have))
             more = len(_prey(view, me, sp["body"] + 1, sp["pop"], have)) - now
             v += 2.0 if now == 0 and more else 1.2 if more else 0.2
-        return v - 0.5 * spend - (0.8 if last else 0.0)
+        return v
 
     def feedable(self, view: dict, me: int, sp: dict) -> bool:
         """Would one more population on ``me``'s species ``sp`` be fed this round, as far as
@@ -659,15 +699,22 @@ class FastPolicy:
         counted) feed all of ``me``'s plant eaters and one more with ``margin`` to spare
         (:meth:`fed`)."""
         if "carnivore" in _traits(sp):
-            return sp["pop"] + self.carn_spare < min(
-                4, len(_prey(view, me, sp["body"], sp["pop"], _traits(sp)))) and \
-                self.hunt_fed(view, me, sp, likely_zones(view, me))
+            # (sp: the view's own species, as for every memo keyed by a species id)
+            return self._once(view, ("hunt", me, sp["id"]), self._hunt_feedable, view, me, sp)
         return self.fed(view, me, sp["id"])
+
+    def _hunt_feedable(self, view: dict, me: int, sp: dict) -> bool:
+        return sp["pop"] + self.carn_spare < min(
+            4, len(_prey(view, me, sp["body"], sp["pop"], _traits(sp)))) and \
+            self.hunt_fed(view, me, sp, likely_zones(view, me))
 
     def fed(self, view: dict, me: int, species: int | None) -> bool:
         """The plants coming (:func:`food_outlook`, the others' hands still to play counted)
         feed all of ``me``'s plant eaters with one head more on ``species`` (None: a new
         species), and ``margin`` heads more."""
+        return self._once(view, ("fed", me, species), self._fed, view, me, species)
+
+    def _fed(self, view: dict, me: int, species: int | None) -> bool:
         more = round(self.margin)
         if species is None:
             got, need = food_outlook(view, me, more, anticipate=True, new=True)
