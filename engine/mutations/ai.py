@@ -494,14 +494,19 @@ def rollout_view(s, viewer: int) -> dict:
 
 class ExpertPolicy(SearchPolicy):
     """IS-MCTS from the seat's own view (engine/search.py): worlds from ``determinize``, the
-    strong choice and the fast ranking as the root's shortlist and prior, rollouts played by
-    the fast rules on every seat's view of the world, cut at the end of the turn and scored by
-    :func:`evaluate`. ``iterations`` (deterministic) or ``seconds`` (wall clock, 1 s by
-    default) bound each decision."""
+    strong choice and the strong ranking (``score``) of the others as the root's shortlist and
+    prior, rollouts played by the strong rules on every seat's :func:`rollout_view` of the
+    world, cut at the end of the turn and scored by :func:`evaluate`. ``iterations``
+    (deterministic) or ``seconds`` (wall clock, 1 s by default) bound each decision.
+
+    The rollouts play strong, not fast: they stand for the searcher's own next moves (the
+    strong choice heads every shortlist: keep the cards for the last turn) and for opponents
+    who play at least that well; fast's rollouts played the searcher's cards as early traits
+    and judged each root move by a future it would not play."""
 
     kind = "mutations"
     prior_policy = StrongPolicy
-    rollout_policy = FastPolicy
+    rollout_policy = StrongPolicy
 
     def evaluate(self, state) -> list[float]:
         return evaluate(state)
