@@ -1240,9 +1240,19 @@ def _environment(s: ClimateState, events: list) -> None:
                         _pop_loss(s, p, sp, DATA.WILDFIRE_POP, "wildfire", events)
     # 3. climate losses, all at once
     losses = []
+    # a species without traits: climate_loss's answer read from the zone alone
+    plain = CAUSE[zone]
+    lo, hi = BODY[zone]
+    plain_loss = max(0, ICONS[zone]) if plain else 0
+    if plain:
+        plain = "cold" if plain == "cold" else "heat"
     for p in order_from(s, s.first):
         for sp in s.rows[p]:
-            cause, lost = climate_loss(zone, sp)
+            if sp["traits"]:
+                cause, lost = climate_loss(zone, sp)
+            else:
+                cause = plain
+                lost = plain_loss if lo <= sp["body"] <= hi else 0
             if lost:
                 losses.append((p, sp, cause, lost))
     for p, sp, cause, lost in losses:
@@ -1388,7 +1398,7 @@ def _act_attack(s: ClimateState, p: int, action: dict, events: list) -> None:
         for r in order_from(s, p):
             row = s.rows[r]
             for x in list(row):
-                if x in row and "scavenger" in face_up(x):
+                if x in row and x["traits"] and "scavenger" in face_up(x):
                     _take(s, r, row.index(x), "meat", "bank", SCAVENGE, "scavenger", events)
     if free and alive:
         _turn_goes_on(s, p, events)
@@ -1453,7 +1463,7 @@ def _end_feeding(s: ClimateState, events: list) -> None:
         for p in order:
             row = s.rows[p]
             for sp in list(row):
-                if sp in row and "migratory" in face_up(sp):
+                if sp in row and sp["traits"] and "migratory" in face_up(sp):
                     _take(s, p, row.index(sp), "plant", "bank", F["migratory"], "migratory",
                           events)
     # starvation
