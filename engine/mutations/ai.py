@@ -136,7 +136,7 @@ class FastPolicy:
 
     def choose(self, view: dict, legal: list[dict], seed: int) -> dict:
         # the first of the best scores (the view's lookups built once per decision)
-        ctx: list = [None, None]
+        ctx: list = [None, None, None]
         best, best_v = legal[0], None
         for a in legal:
             v = self._score(view, a, ctx)
@@ -146,11 +146,11 @@ class FastPolicy:
 
     # a number per action: higher is better
     def score(self, view: dict, a: dict) -> float:
-        return self._score(view, a, [None, None])
+        return self._score(view, a, [None, None, None])
 
     def _score(self, view: dict, a: dict, ctx: list) -> float:
-        """``score``; ``ctx``: the view's species and animals by id, built on first use and
-        kept for the decision's other actions."""
+        """``score``; ``ctx``: the view's species and animals by id (and the strong level's
+        parasite table), built on first use and kept for the decision's other actions."""
         kind = a["type"]
         me = view["viewer"]
         mine = view["players"][me]
@@ -164,7 +164,7 @@ class FastPolicy:
                          and "obligate_carnivore" not in sp["all_traits"])
             spare = max(0, view["centre"]["food"] - hunger)
             return -abs(a["count"] - spare)
-        species, animals = ctx
+        species, animals, _ = ctx
         if species is None:
             species = ctx[0] = _species(view)
             animals = ctx[1] = _animals(view)
@@ -177,7 +177,7 @@ class FastPolicy:
         if kind == "scavenge":
             _, sp, an = animals[a["animal"]]
             return -(sp["need"] - an["red"] - an["blue"])
-        return self.feed(view, me, mine, a, species, animals)
+        return self.feed(view, me, mine, a, species, animals, ctx)
 
     def target_animals(self, view: dict, mine: dict) -> float:
         extra = sum(len(sp["animals"]) for sp in mine["species"] if _carnivore(sp))
@@ -236,7 +236,7 @@ class FastPolicy:
             return 2.5 if view["last"] and room >= 3 and len(sp["animals"]) == 1 else -1.0
         return -1.0
 
-    def feed(self, view, me, mine, a, species, animals) -> float:
+    def feed(self, view, me, mine, a, species, animals, ctx=None) -> float:
         kind = a["type"]
         if kind == "pass":
             return -0.5
@@ -337,7 +337,7 @@ class StrongPolicy(FastPolicy):
 
     # --- feeding -------------------------------------------------------------------------
 
-    def feed(self, view, me, mine, a, species, animals) -> float:
+    def feed(self, view, me, mine, a, species, animals, ctx=None) -> float:
         kind = a["type"]
         if kind == "food":
             _, sp, an = animals[a["animal"]]
@@ -352,8 +352,8 @@ class StrongPolicy(FastPolicy):
         if kind == "attack":
             return self.attack(view, me, a, species, animals)
         if kind == "parasite":
-            return self.parasite(view, me, a, animals)
-        return FastPolicy.feed(self, view, me, mine, a, species, animals)
+            return self.parasite(view, me, a, animals, ctx)
+        return FastPolicy.feed(self, view, me, mine, a, species, animals, ctx)
 
     def weight(self, view: dict, q: int) -> float:
         """How much a point of player ``q`` counts: minus for mine, more for the leader."""
@@ -377,24 +377,47 @@ class StrongPolicy(FastPolicy):
             return 4.0 + 0.5 * hit * (harm - _loss(sp) - gain)
         return 4.0 + 0.5 * hit * (harm + gain)
 
-    def parasite(self, view, me, a, animals) -> float:
+    def parasite(self, view, me, a, animals, ctx=None) -> float:
         """At the extinction the species with the most parasites (all of them if tied) loses
-        an animal: the value is the points that loss would take, after this token."""
-        counts, owner = {}, {}
-        for p, row in enumerate(view["players"]):
-            for x in row["species"]:
-                counts[x["id"]] = sum(y["parasites"] for y in x["animals"])
-                owner[x["id"]] = (p, x)
-        _, sp, _ = animals[a["animal"]]
-        counts[sp["id"]] += 1
-        top = max(counts.values())
-        harm = 0.0
-        for sid, k in counts.items():
-            if k == top:
-                p, x = owner[sid]
-                w = self.weight(view, p)
-                harm += _loss(x) * (2 * w if p == me else w)  # never risk a loss of mine
+        an animal: the value is the points that loss would take, after this token (the
+        species' counts and losses read once per decision: :meth:`parasite_table`)."""
+        table = ctx[2] if ctx is not None else None
+        if table is None:
+            table = self.parasite_table(view, me)
+            if ctx is not None:
+                ctx[2] = table
+        counts, harms, order, top, top_harm = table
+        sid = animals[a["animal"]][1]["id"]
+        k = counts[sid] + 1
+        if k > top:  # this species alone has the most
+            harm = 0.0 + harms[sid]
+        elif k == top:  # it joins the tied ones (summed in the row order)
+            harm = 0.0
+            for s in order:
+                if counts[s] == top or s == sid:
+                    harm += harms[s]
+        else:  # the tied ones as they are
+            harm = top_harm
         return 2.0 + 0.3 * harm
+
+    def parasite_table(self, view, me) -> tuple:
+        """Each species' parasites and the weighted points its owner loses with one animal
+        (mine counted twice: never risk a loss of mine), in the rows' order; the most
+        parasites now and those species' summed loss."""
+        counts, harms, order = {}, {}, []
+        for p, row in enumerate(view["players"]):
+            w = self.weight(view, p)
+            for x in row["species"]:
+                sid = x["id"]
+                counts[sid] = sum(y["parasites"] for y in x["animals"])
+                harms[sid] = _loss(x) * (2 * w if p == me else w)
+                order.append(sid)
+        top = max(counts.values()) if counts else 0
+        top_harm = 0.0
+        for s in order:
+            if counts[s] == top:
+                top_harm += harms[s]
+        return counts, harms, order, top, top_harm
 
 
 def _trait_points(sp: dict) -> int:
