@@ -170,3 +170,24 @@ def test_expert_searches_from_its_view_and_plays_to_the_end(quick_expert):
     # (the search stops once no challenger can beat the strong choice: 24 at most)
     assert first in legal and 0 < ex.search.stats["iterations"] <= 24
     assert ExpertPolicy().choose(v, legal, view_seed(v)) == first
+
+
+@pytest.mark.parametrize("n,divergence", [(3, True), (5, False)])
+def test_rollout_view_scores_as_the_view(n, divergence):
+    """The expert's rollouts read rollout_view (built from the sampled state): fast and strong
+    score every legal action on it exactly as on the seat's view."""
+    from engine.mutations.ai import FastPolicy, StrongPolicy, rollout_view
+
+    fast, strong = FastPolicy(), StrongPolicy()
+    state = G.new_game(seats(n), 31 + n, {"divergence": divergence})
+    checked = 0
+    while not G.is_over(state):
+        p = G.to_act(state)[0]
+        legal = G.legal_actions(state, p)
+        view, rv = G.view(state, p), rollout_view(state, p)
+        for pol in (fast, strong):
+            assert [pol.score(view, a) for a in legal] == [pol.score(rv, a) for a in legal]
+            assert pol.choose(view, legal, 0) == pol.choose(rv, legal, 0)
+        checked += 1
+        G.apply_in_place(state, p, (fast if p % 2 else strong).choose(view, legal, 0))
+    assert checked > 50
