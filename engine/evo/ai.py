@@ -1358,6 +1358,15 @@ def _strip_hands(s) -> None:
 # the others' cards. The fast rule's call on them stands.
 BLIND = frozenset({"rate_evolutionniste", "eon_calme"})
 
+# How much the strong level's auction counts the opponents' gains (a gene one of them gets
+# cheaply) against its own, by player count. With two rivals, a gene one of them gets for
+# nothing hurts us nearly as much as it helps them: a point paid to take the horns a rival
+# would have had free is worth it. With three or four, keeping one rival from a gene mostly
+# helps the others, and the points are better kept. (Tuned on seeds 5000..5199: 3 players
+# 0.433 -> 0.470 with 0.6; 4 and 5 players did not gain from it: 0.403 -> 0.396, 0.364 -> 0.341.)
+AUCTION_REL = {3: 0.6}
+AUCTION_REL_MANY = 0.25
+
 
 class StrongPolicy(Policy):
     """Fast-rule shortlists, each checked by rollouts on imagined states.
@@ -1367,7 +1376,9 @@ class StrongPolicy(Policy):
     applies each candidate, and lets the fast rules play every seat from there:
 
     * bids: to the end of the auction; every seat scores ``gene_scale`` times its modelled
-      value of the gene it bought, minus the price it paid;
+      value of the gene it bought, minus the price it paid (the opponents' gains weighed by
+      ``auction_rel``, :data:`AUCTION_REL` by player count: what they get cheaply counts
+      against us);
     * everything else: to the end of this turn's survival (before this turn's climate roll,
       the roll is split into its three outcomes weighted by their chances); every seat is then
       scored by :func:`player_value` (points, plus what its dinos and genes should still earn).
@@ -1384,7 +1395,8 @@ class StrongPolicy(Policy):
     name = "strong"
 
     def __init__(self, params: Params | None = None, width: int = 6, budget: int = 900,
-                 roll_bids: bool = True, auction_rel: float = 0.25, rel_best: float = 0.5,
+                 roll_bids: bool = True, auction_rel: float | None = None,
+                 rel_best: float = 0.5,
                  extra_attacks: int = 3, min_odds: float = 0.3, horizon: str = "turn",
                  kinds: tuple[str, ...] | None = None, card_floor: float = -5.0) -> None:
         self.params = params or DEFAULT
@@ -1392,7 +1404,8 @@ class StrongPolicy(Policy):
         self.width = width              # candidates from the fast rules' shortlists
         self.budget = budget            # simulated actions per decision, at most
         self.roll_bids = roll_bids      # rollouts for bids (else the fast rule bids)
-        self.auction_rel = auction_rel  # weight of the opponents' gains in an auction
+        # weight of the opponents' gains in an auction (None: AUCTION_REL by player count)
+        self.auction_rel = auction_rel
         self.rel_best = rel_best        # best vs average opponent in a score
         self.extra_attacks = extra_attacks
         self.min_odds = min_odds        # lowest win chance of an extra attack candidate
@@ -1454,9 +1467,12 @@ class StrongPolicy(Policy):
         scores = [0.0] * len(cands)
         if s.stage == "bid" and s.window is None:
             values = [gene_values(s, q, self.params) for q in range(s.n)]
+            rel = self.auction_rel
+            if rel is None:
+                rel = AUCTION_REL.get(s.n, AUCTION_REL_MANY)
             cap = max(8, self.budget // len(cands))
             for i, a in enumerate(cands):
-                scores[i] = self._auction_rollout(base.clone(), me, a, values, cap)
+                scores[i] = self._auction_rollout(base.clone(), me, a, values, cap, rel)
         else:
             # (candidate, climate shift to force, weight, die to force) for every rollout
             split = not climate_rolled(s) or self.horizon == "next"
@@ -1486,7 +1502,8 @@ class StrongPolicy(Policy):
         rb = self.rel_best
         return vals[me] - rel * (rb * others[0] + (1.0 - rb) * sum(others) / len(others))
 
-    def _auction_rollout(self, sim, me: int, first: dict, values: list[dict], cap: int) -> float:
+    def _auction_rollout(self, sim, me: int, first: dict, values: list[dict], cap: int,
+                         rel: float) -> float:
         """Play the auction to its end; each seat gains its (scaled) value of the gene it
         buys minus what it pays."""
         prm = self.params
@@ -1508,7 +1525,7 @@ class StrongPolicy(Policy):
             if events is None:
                 break
             steps += 1
-        return self._score(gain, me, self.auction_rel) + keep
+        return self._score(gain, me, rel) + keep
 
     def _rollout(self, sim, me: int, first: dict, delta: int | None, cap: int) -> float:
         """Play on to the horizon; ``delta`` forces the climate roll met on the way."""
