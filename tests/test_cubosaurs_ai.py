@@ -304,3 +304,30 @@ def test_fast_buys_an_interactive_tile_when_it_is_clearly_good():
     action = choose_action(G, state, 0, "fast")
     assert action in legal and ai.strategic_kinds(G.view(state, 0), action) == ("buy:steal",)
     assert action["target"] == 1 and action["card"].startswith("penta")
+
+
+# --- the expert's shortlist: the fast values rank every legal action ------------------------
+
+def test_fast_scores_rank_its_own_choice_first_and_order_the_experts_shortlist():
+    """FastPolicy.score gives the values the fast rules choose by (their choice scores the
+    most, an option they never weigh the least), so the expert's shortlist after the strong
+    choice is fast's next best moves, not the legal actions' order."""
+    fast = FastPolicy()
+    expert = ai.POLICIES["expert"](iterations=4)
+    checked = 0
+    for state in positions(60, 11):
+        p = G.to_act(state)[0]
+        legal = G.legal_actions(state, p)
+        if len(legal) < 3:
+            continue
+        v = G.view(state, p)
+        seed = decision_seed(state, p)
+        scores = [fast.score(v, a) for a in legal]
+        assert scores[legal.index(fast.choose(v, legal, seed))] == max(scores)
+        short = expert.shortlist(v, legal, seed)
+        assert short[0] == StrongPolicy().choose(v, legal, seed)
+        rest = [expert.fast.score(v, a) for a in short[1:]]
+        assert rest == sorted(rest, reverse=True)
+        assert rest[0] == max(s for a, s in zip(legal, scores, strict=True) if a != short[0])
+        checked += 1
+    assert checked >= 20

@@ -52,7 +52,7 @@ from engine.cubosaurs import rules as R
 from engine.cubosaurs.data import CARDS, EGG_SPECIES, SPECIES, TILES, TYPES, card, rules_data, tile
 from engine.cubosaurs.scoring import raptor_points
 from engine.cubosaurs.view import determinize, view
-from engine.search import SearchPolicy, relative
+from engine.search import SearchPolicy, action_key, relative
 
 __all__ = [
     "LEVELS",
@@ -877,6 +877,27 @@ class FastPolicy(Policy):
         pos = pos_from_view(view, self.params)
         return _pick(fast_decide(pos, view["viewer"]), legal)
 
+    # the expert's shortlist ranks the moves by this (engine/search.py SearchPolicy.shortlist)
+    _ranked: tuple | None = None  # (the view, {action key: value}) of the last view scored
+
+    def score(self, view: dict, a: dict) -> float:
+        """The fast rules' value of ``a`` in points (the values :func:`options` computes for
+        its choice); an option the rules do not weigh (a pass of a card they keep for sure,
+        a buy not worth a look) scores far below every weighed one. The values of one view
+        are computed once (the shortlist asks for every legal action of the same view)."""
+        got = self._ranked  # one read: another thread may replace it meanwhile
+        if got is None or got[0] is not view:
+            pos = pos_from_view(view, self.params)
+            me = view["viewer"]
+            if pos.debts:
+                values = {action_key(take_token_choice(pos, me)): 1.0}
+            else:
+                values = {}
+                for v, act in options(pos, me):
+                    values.setdefault(action_key(act), v)
+            got = self._ranked = (view, values)
+        return got[1].get(action_key(a), -1e6)
+
 
 def _step(s, p: int, act: dict) -> list:
     """Apply an imagined action (keep / a legal fallback if the rules refuse it)."""
@@ -1031,6 +1052,22 @@ def evaluate(state) -> list[float]:
     return relative(vals, 4.0 if over else 6.0)
 
 
+def evaluate_mid(state, prm: Params = DEFAULT) -> list[float]:
+    """As :func:`evaluate` in the middle of a round: each player's finished rounds plus the
+    round's expected score (the collection's score now plus its potential: the sets and
+    majorities more copies may still complete, as the fast rules weigh them) and the tokens'
+    worth (:meth:`Pos.token_value`)."""
+    pos = pos_from_state(state, prm)
+    tv = pos.token_value() if pos.advanced else 0.0
+    vals = []
+    for q in range(pos.n):
+        col = pos.cols[q]
+        ob = pos.ob(q)
+        vals.append(pos.totals[q] + score(col, ob, pos.tb[q], pos.eb[q])
+                    + potential(pos, col, ob, pos.tb[q]) + tv * pos.tokens[q])
+    return relative(vals, 6.0)
+
+
 def round_over(start, state) -> bool:
     """The searcher's horizon: the round the search began in is over (or the game)."""
     return state.round != start.round or state.stage == "over"
@@ -1048,11 +1085,20 @@ class ExpertPolicy(SearchPolicy):
     rollout_policy = FastPolicy
     params = DEFAULT
 
+    # cut the rollouts after this many cards drawn from the deck (None: at the round's end)
+    # and score the cut by :func:`evaluate_mid` (the round's expected score)
+    cut_draws: int | None = None
+
     def evaluate(self, state) -> list[float]:
+        if self.cut_draws is not None and state.stage != "over" and state.turn > 1:
+            return evaluate_mid(state, self.params)
         return evaluate(state)
 
     def horizon(self, start, state) -> bool:
-        return round_over(start, state)
+        if round_over(start, state):
+            return True
+        k = self.cut_draws
+        return k is not None and len(start.deck) - len(state.deck) >= k
 
     def rollout_step(self, rules):
         prm = self.params
