@@ -183,6 +183,7 @@ class FakeDiscord:
         self.rate_limit_first = rate_limit_first
         self._first_limited: dict[str, int] = {}
         self.retry_after = retry_after
+        self._dropped_at = float("-inf")  # drop_connection: when the fake last dropped a shard
         self.random = random.Random(seed)
         self.lifetime = lifetime
         self.max_calls = max_calls
@@ -410,6 +411,7 @@ class FakeDiscord:
 
     async def drop_connection(self, shard: int) -> None:
         """Close a shard's socket without ending its session: the bot resumes."""
+        self._dropped_at = time.monotonic()  # interactions wait for the resume (_deliver)
         for s in self.sessions.values():
             if s.shard == shard and s.ws is not None:
                 await s.ws.close(code=4000, message=b"fake reconnect")
@@ -453,6 +455,11 @@ class FakeDiscord:
 
     async def _deliver(self, record: Interaction) -> Interaction:
         session = self._session_for(record.guild_id)
+        deadline = self._dropped_at + 30.0
+        while session is None and time.monotonic() < deadline:
+            # a shard the fake dropped is reconnecting: delivered once it has resumed
+            await asyncio.sleep(0.05)
+            session = self._session_for(record.guild_id)
         if session is None:
             raise RuntimeError(f"no connected shard for guild {record.guild_id}")
         record.sent_at = time.monotonic()
