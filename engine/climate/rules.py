@@ -496,13 +496,10 @@ def _ambush_ignores(a: dict, t: dict) -> list[str]:
     return [x for x in up if x in DEFENSIVE]
 
 
-def attack_actions(s: ClimateState, p: int, ai: int, a: dict) -> tuple[list[dict], bool]:
-    """Every legal attack of ``p``'s carnivore ``a`` (index ``ai``) now, and whether one of
-    them costs no card (a carnivore that can must eat)."""
-    acts: list[dict] = []
-    free = False
+def _open_attacks(s: ClimateState, a: dict):
+    """Every attack carnivore ``a`` may make now, in the actions' order: (target, the trait an
+    Ambush ignores or None, whether the target's Mud Wallowing makes it cost a card)."""
     neg = _negated(s, a["id"])
-    hand = s.hands[p]
     at = face_up(a)
     size = a["body"] + (a["pop"] if "pack_hunting" in at else 0)
     ambush = "ambush" in at
@@ -515,18 +512,26 @@ def attack_actions(s: ClimateState, p: int, ai: int, a: dict) -> tuple[list[dict
             if ambush:
                 options.extend(_ambush_ignores(a, t))
             for ig in options:
-                b = _blockers(row, ti, a, at, size, neg, ig)
-                if b:
-                    continue
-                base = {"type": "attack", "species": a["id"], "target": t["id"]}
-                if ig is not None:
-                    base["ignore"] = ig
-                if _mud(s, t, neg, ig):
-                    for c in hand:
-                        acts.append(dict(base, discard=c))
-                else:
-                    acts.append(base)
-                    free = True
+                if not _blockers(row, ti, a, at, size, neg, ig):
+                    yield t, ig, _mud(s, t, neg, ig)
+
+
+def attack_actions(s: ClimateState, p: int, ai: int, a: dict) -> tuple[list[dict], bool]:
+    """Every legal attack of ``p``'s carnivore ``a`` (index ``ai``) now, and whether one of
+    them costs no card (a carnivore that can must eat)."""
+    acts: list[dict] = []
+    free = False
+    hand = s.hands[p]
+    for t, ig, mud in _open_attacks(s, a):
+        base = {"type": "attack", "species": a["id"], "target": t["id"]}
+        if ig is not None:
+            base["ignore"] = ig
+        if mud:
+            for c in hand:
+                acts.append(dict(base, discard=c))
+        else:
+            acts.append(base)
+            free = True
     return acts, free
 
 
@@ -637,27 +642,8 @@ def feeding_options(s: ClimateState, p: int) -> tuple[list[dict], bool]:
 def _can_attack(s: ClimateState, p: int, a: dict, free_only: bool) -> bool:
     """``attack_actions(s, p, ai, a)`` answered without building it: True when it has an
     attack that costs no card (``free_only``), or any attack; stops at the first."""
-    neg = _negated(s, a["id"])
-    hand = s.hands[p]
-    at = face_up(a)
-    size = a["body"] + (a["pop"] if "pack_hunting" in at else 0)
-    ambush = "ambush" in at
-    for q in range(s.n):
-        row = s.rows[q]
-        for ti, t in enumerate(row):
-            if t is a or size <= t["body"]:  # too big: blockers is None whatever is ignored
-                continue
-            options = [None]
-            if ambush:
-                options.extend(_ambush_ignores(a, t))
-            for ig in options:
-                if _blockers(row, ti, a, at, size, neg, ig):
-                    continue
-                if not _mud(s, t, neg, ig):
-                    return True
-                if hand and not free_only:
-                    return True
-    return False
+    costly_ok = bool(s.hands[p]) and not free_only  # a card to discard, and it may
+    return any(costly_ok or not mud for _t, _ig, mud in _open_attacks(s, a))
 
 
 def feeding_wanted(s: ClimateState, p: int, passed: bool) -> bool:
