@@ -455,8 +455,9 @@ def bot_config(cfg: LoadConfig, process: int, shard_ids: list[int]) -> dict:
     config["storage"]["database"] = str(cfg.workdir / sqlite_name(cfg, process))
     if cfg.db == "postgresql":
         config["storage"]["database_url"] = cfg.database_url
-    # ai_workers 0: a hint is the strong level's choice (no search process on this machine)
-    config["games"].update(ai_delay=0, turn_timer=0, ai_workers=0)
+    # ai_workers 1: AI seats and hints think in a worker process while it is free (a thread
+    # else); a hint is the strong level's choice there (DARWIN_HINT_PLAYOUTS=0, start_bots)
+    config["games"].update(ai_delay=0, turn_timer=0, ai_workers=1)
     config["logging"]["level"] = cfg.log_level
     return config
 
@@ -471,7 +472,7 @@ def start_bots(fake: FakeDiscord, cfg: LoadConfig) -> list[subprocess.Popen]:
     for p, ids in enumerate(shard_split(cfg.shards, cfg.processes)):
         path = cfg.workdir / f"bot-{p}.json"
         path.write_text(json.dumps(bot_config(cfg, p, ids)))
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        env = dict(os.environ, PYTHONPATH=str(ROOT), DARWIN_HINT_PLAYOUTS="0")
         env.pop("DISCORD_TOKEN", None)
         log = open(cfg.workdir / f"bot-{p}.log", "w")  # noqa: SIM115 - closed with the process
         procs.append(subprocess.Popen(

@@ -1,19 +1,21 @@
 """Where AI seats think, away from the event loop.
 
-The quick levels (random, fast, strong) take milliseconds to a second of pure Python: they run
-in a thread (``asyncio.to_thread``), as before. A searching level (``expert``: IS-MCTS, about a
-second of CPU per decision) would hold the interpreter's lock for that whole second and slow
-every other answer of the bot, so it runs in a pool of worker processes instead: the event
-loop only sends the position and waits for an action.
-
-The pool is small (``[games] ai_workers``, one per spare core) and never queues: when every
-worker is busy, the seat plays the quick level (:data:`FALLBACK`) this time, so a crowded bot
-answers as fast as an idle one and only its AI seats play a little weaker for a moment
-(counted in :attr:`AiPool.fallbacks`). ``ai_workers = 0`` turns the pool off: searching
-levels then play the quick level.
+A thread (``asyncio.to_thread``) running pure Python holds the interpreter's lock in turns
+with the event loop, so every answer of the bot waits while an AI thinks there (issue 25: the
+four games under load, a thread per decision, as boards drawn in threads once did). So when
+the pool has workers (``[games] ai_workers``, one per spare core), every decision and hint
+goes to a worker process while one is free: the event loop only sends the position and waits
+for an action. The pool never queues: when every worker is busy, a quick level (random, fast,
+strong) thinks in a thread as before, and a searching level (``expert``: IS-MCTS, about a
+second of CPU per decision) plays the quick level (:data:`FALLBACK`) this time, so a crowded
+bot answers as fast as an idle one and only its AI seats play a little weaker for a moment
+(counted in :attr:`AiPool.fallbacks`). A quick decision whose worker died is made in a thread
+at once. ``ai_workers = 0`` turns the pool off (threads only; searching levels then play the
+quick level); tests keep it off unless they test the pool.
 
 The worker gets the game's kind, the state and the seat; the policy builds that seat's view
-itself, as in a thread (the searcher never reads what the seat cannot see).
+itself, as in a thread (the searcher never reads what the seat cannot see). Where a decision
+is made changes when it is ready, never what it is (the same seed, the same policy).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -42,12 +45,28 @@ def _think(kind: str, state: Any, seat: int, level: str, seconds: float) -> dict
         return ai_action(get_game(kind), state, seat, level)
 
 
-def _hint(kind: str, state: Any, seat: int) -> dict:
-    """In a worker process: a hint for ``seat`` (engine/hint.py)."""
+def _quick(kind: str, state: Any, seat: int, level: str) -> dict:
+    """In a worker process: the action of a quick ``level`` (no search budget)."""
     from engine.core import get_game
-    from engine.hint import hint
 
-    return hint(get_game(kind), state, seat)
+    return ai_action(get_game(kind), state, seat, level)
+
+
+def _hint(kind: str, state: Any, seat: int, iterations: int | None = None) -> dict:
+    """In a worker process: a hint for ``seat`` (engine/hint.py; ``iterations`` None: its
+    default playouts)."""
+    from engine.core import get_game
+    from engine.hint import ITERATIONS, hint
+
+    return hint(get_game(kind), state, seat, ITERATIONS if iterations is None else iterations)
+
+
+def hint_iterations() -> int | None:
+    """The playouts of a hint thought in a worker: ``DARWIN_HINT_PLAYOUTS`` when set (0: the
+    strong level's choice, without figures: the load run's persons, whose many hints would
+    otherwise fill the worker), else engine/hint.py's default."""
+    value = os.environ.get("DARWIN_HINT_PLAYOUTS", "").strip()
+    return max(0, int(value)) if value else None
 
 
 def _warm() -> None:
@@ -64,11 +83,14 @@ class AiPool:
         self.busy = 0  # decisions in a worker now
         self.searched = 0  # decisions a worker made (metrics)
         self.fallbacks = 0  # searching decisions played at the quick level (metrics)
+        self.quick_in_worker = 0  # quick decisions a worker made (metrics)
+        self.quick_in_thread = 0  # quick decisions made in a thread: no free worker, or none
+        self.hint_iterations = hint_iterations()
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
-        """The workers, started at the first searching decision (a bot without expert seats
-        never starts a process)."""
+        """The workers, started at the first decision sent to them (a bot without AI seats or
+        hints never starts a process)."""
         if self._pool is None:
             # spawn: a fresh interpreter, never a fork of a process with threads and a loop
             self._pool = ProcessPoolExecutor(self.workers,
@@ -84,6 +106,15 @@ class AiPool:
                 return await self._in_worker(rules, state, seat, level)
             self.fallbacks += 1
             level = FALLBACK
+        elif self.busy < self.workers:
+            try:
+                action = await self._in_worker(rules, state, seat, level, quick=True)
+            except BrokenProcessPool:  # its worker died: this decision in a thread now
+                pass
+            else:
+                self.quick_in_worker += 1
+                return action
+        self.quick_in_thread += 1
         return await asyncio.to_thread(ai_action, rules, state, seat, level)
 
     async def hint(self, rules: Any, state: Any, seat: int) -> dict:
@@ -96,25 +127,30 @@ class AiPool:
         self.fallbacks += 1
         return await asyncio.to_thread(hint, rules, state, seat, 0)
 
-    async def _in_worker(self, rules: Any, state: Any, seat: int, level: str | None) -> dict:
-        """``level``'s action in a worker (None: a hint)."""
+    async def _in_worker(self, rules: Any, state: Any, seat: int, level: str | None,
+                         quick: bool = False) -> dict:
+        """``level``'s action in a worker (None: a hint; ``quick``: a quick level, not
+        counted in :attr:`searched`)."""
         self.busy += 1
         try:
             loop = asyncio.get_running_loop()
             if level is None:
-                job = (_hint, rules.kind, state, seat)
+                job = (_hint, rules.kind, state, seat, self.hint_iterations)
+            elif quick:
+                job = (_quick, rules.kind, state, seat, level)
             else:
                 job = (_think, rules.kind, state, seat, level, self.seconds)
             action = await loop.run_in_executor(self._executor(), *job)
         except BrokenProcessPool:
-            # a worker died (killed, out of memory): a new pool next time; this decision fails
-            # and the host tries again after its back-off
+            # a worker died (killed, out of memory): a new pool next time; a searching
+            # decision fails and the host tries again after its back-off
             log.error("an AI worker process died; starting new ones")
             self._drop_pool()
             raise
         finally:
             self.busy -= 1
-        self.searched += 1
+        if not quick:
+            self.searched += 1
         return action
 
     def _drop_pool(self) -> None:
