@@ -420,6 +420,9 @@ class TableListener:
         self.pacer = pacer or Pacer()
         self.nudge_delay = nudge_delay
         self.tables: dict[int, Table] = {}
+        # the same tables by channel (a channel's writer reads its own, not all of them:
+        # issue 25: scanning every live table per write was 17% of the loop at 2,000 games)
+        self.by_channel: dict[int, dict[int, Table]] = {}
         self._writers: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
         self._nudge_tasks: set[asyncio.Task] = set()
@@ -452,6 +455,7 @@ class TableListener:
         table = self.tables.get(game.id)
         if table is None:
             table = self.tables[game.id] = Table(game.id, int(game.channel_id), game.kind, lang)
+            self.by_channel.setdefault(table.channel_id, {})[game.id] = table
         phase = game.rules.phase_name(game.state) if game.state is not None else None
         if phase != table.phase or outcome.snapshots:
             table.phase = phase
@@ -795,8 +799,8 @@ class TableListener:
         """The channel's writer: one write at a time, each as late as the pacer allows, so
         that whatever piled up meanwhile goes out together."""
         while True:
-            pending = [tb for tb in self.tables.values()
-                       if tb.channel_id == channel_id and (tb.dirty or tb.retired)
+            pending = [tb for tb in self.by_channel.get(channel_id, {}).values()
+                       if (tb.dirty or tb.retired)
                        and not tb.holds]  # a press answering it wakes the writer after
             if not pending:
                 return
@@ -816,6 +820,10 @@ class TableListener:
                 self._empty_spent(table)
             if table.finished and not table.dirty and not table.retired:
                 self.tables.pop(table.game_id, None)
+                in_channel = self.by_channel.get(channel_id, {})
+                in_channel.pop(table.game_id, None)
+                if not in_channel:
+                    self.by_channel.pop(channel_id, None)
 
     async def _write_one(self, table: Table) -> None:
         channel = await self._channel(table.channel_id)
