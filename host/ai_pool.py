@@ -5,8 +5,9 @@ with the event loop, so every answer of the bot waits while an AI thinks there (
 four games under load, a thread per decision, as boards drawn in threads once did). So when
 the pool has workers (``[games] ai_workers``, one per spare core), every decision and hint
 goes to a worker process while one is free: the event loop only sends the position and waits
-for an action. The pool never queues: when every worker is busy, a quick level (random, fast,
-strong) thinks in a thread as before, and a searching level (``expert``: IS-MCTS, about a
+for an action. The pool hardly queues: a quick decision (random, fast, strong: milliseconds)
+may wait behind a few others (:data:`QUICK_DEPTH` per worker) but never behind a search, else
+it thinks in a thread as before; a searching level (``expert``: IS-MCTS, about a
 second of CPU per decision) plays the quick level (:data:`FALLBACK`) this time, so a crowded
 bot answers as fast as an idle one and only its AI seats play a little weaker for a moment
 (counted in :attr:`AiPool.fallbacks`). A quick decision whose worker died is made in a thread
@@ -34,6 +35,7 @@ log = logging.getLogger("darwin.ai")
 
 SEARCHING = frozenset({"expert"})  # the levels that think in a worker process
 FALLBACK = "fast"  # what a searching seat plays when no worker is free
+QUICK_DEPTH = 3  # quick decisions that may be sent per worker while no search is under way
 
 
 def _think(kind: str, state: Any, seat: int, level: str, seconds: float) -> dict:
@@ -81,6 +83,7 @@ class AiPool:
         self.workers = max(0, int(workers))
         self.seconds = float(seconds)
         self.busy = 0  # decisions in a worker now
+        self.searching = 0  # of which searches (expert, hints)
         self.searched = 0  # decisions a worker made (metrics)
         self.fallbacks = 0  # searching decisions played at the quick level (metrics)
         self.quick_in_worker = 0  # quick decisions a worker made (metrics)
@@ -106,7 +109,8 @@ class AiPool:
                 return await self._in_worker(rules, state, seat, level)
             self.fallbacks += 1
             level = FALLBACK
-        elif self.busy < self.workers:
+        elif self.busy < self.workers or (not self.searching
+                                           and self.busy < self.workers * QUICK_DEPTH):
             try:
                 action = await self._in_worker(rules, state, seat, level, quick=True)
             except BrokenProcessPool:  # its worker died: this decision in a thread now
@@ -132,6 +136,7 @@ class AiPool:
         """``level``'s action in a worker (None: a hint; ``quick``: a quick level, not
         counted in :attr:`searched`)."""
         self.busy += 1
+        self.searching += not quick
         try:
             loop = asyncio.get_running_loop()
             if level is None:
@@ -149,6 +154,7 @@ class AiPool:
             raise
         finally:
             self.busy -= 1
+            self.searching -= not quick
         if not quick:
             self.searched += 1
         return action

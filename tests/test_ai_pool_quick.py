@@ -8,7 +8,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from engine import Seat, get_game
 from engine.ai import ai_action
-from host.ai_pool import AiPool
+from host.ai_pool import QUICK_DEPTH, AiPool
 
 
 def _position(kind: str = "mutations", seed: int = 3):
@@ -37,10 +37,13 @@ async def test_a_busy_or_absent_pool_leaves_quick_levels_in_a_thread(monkeypatch
     assert await off.decide(rules, state, seat, "fast") == ai_action(rules, state, seat, "fast")
     assert off.quick_in_thread == 1 and off._pool is None  # no process started
     busy = AiPool(workers=1)
-    busy.busy = 1  # every worker thinking: no queue
+    busy.busy = busy.searching = 1  # a search under way: never wait behind it
     assert await busy.decide(rules, state, seat, "fast") == ai_action(rules, state, seat,
                                                                        "fast")
-    assert busy.quick_in_thread == 1 and busy.quick_in_worker == 0 and busy._pool is None
+    busy.searching, busy.busy = 0, QUICK_DEPTH  # quick decisions queued as deep as allowed
+    assert await busy.decide(rules, state, seat, "fast") == ai_action(rules, state, seat,
+                                                                       "fast")
+    assert busy.quick_in_thread == 2 and busy.quick_in_worker == 0 and busy._pool is None
 
 
 async def test_a_dead_worker_costs_a_quick_decision_nothing(monkeypatch):
