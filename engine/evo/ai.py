@@ -49,7 +49,6 @@ from engine.ai import Levels, Policy, RandomPolicy
 from engine.core import IllegalAction, Rng
 from engine.evo import cards as C
 from engine.evo import rules as R
-from engine.evo.ai_values import gene_table
 from engine.evo.data import BAG_KINDS, board_for
 from engine.evo.state import CLIMATE, EVOLUTION, MOVEMENT, OVER, SURVIVAL
 from engine.evo.view import determinize
@@ -1399,20 +1398,8 @@ class StrongPolicy(Policy):
                  roll_bids: bool = True, auction_rel: float | None = None,
                  rel_best: float = 0.5,
                  extra_attacks: int = 3, min_odds: float = 0.3, horizon: str = "turn",
-                 kinds: tuple[str, ...] | None = None, card_floor: float = -5.0,
-                 data_values: bool = False, bid_cap: bool = False,
-                 data_scale: float = 1.0) -> None:
+                 kinds: tuple[str, ...] | None = None, card_floor: float = -5.0) -> None:
         self.params = params or DEFAULT
-        # options, off: the auction's gene values from the fitted table (ai_values.GENE_VALUES,
-        # times data_scale) instead of the fast rules' model, and no bid above the table's
-        # value of the gene to us plus its denial value. Measured on seeds 5000.. (120 games,
-        # win by 3/4/5 players, strong's points paid a game): the model 0.442 (0.51/0.39/0.43,
-        # 8.4); table 0.333 (0.58/0.23/0.20, 1.3: it lets fast take the eggs); table x1.6 and
-        # cap 0.425 (0.59/0.36/0.33, 4.4); the model and the cap 0.425 (0.51/0.34/0.43, 7.5).
-        # Paying less did not win more.
-        self.data_values = data_values
-        self.bid_cap = bid_cap
-        self.data_scale = data_scale
         self.card_floor = card_floor    # card plays below this fast gain are not tried
         self.width = width              # candidates from the fast rules' shortlists
         self.budget = budget            # simulated actions per decision, at most
@@ -1479,19 +1466,10 @@ class StrongPolicy(Policy):
         base = determinize(view, rng.next64())
         scores = [0.0] * len(cands)
         if s.stage == "bid" and s.window is None:
-            if self.data_values:
-                values = [data_gene_values(s, q, self.params, self.data_scale)
-                          for q in range(s.n)]
-            else:
-                values = [gene_values(s, q, self.params) for q in range(s.n)]
+            values = [gene_values(s, q, self.params) for q in range(s.n)]
             rel = self.auction_rel
             if rel is None:
                 rel = AUCTION_REL.get(s.n, AUCTION_REL_MANY)
-            if self.bid_cap:
-                table = [data_gene_values(s, q, self.params) for q in range(s.n)]
-                cands = _capped_bids(s, me, cands, table, rel, legal)
-                if len(cands) == 1:
-                    return cands[0]
             cap = max(8, self.budget // len(cands))
             for i, a in enumerate(cands):
                 scores[i] = self._auction_rollout(base.clone(), me, a, values, cap, rel)
@@ -1581,36 +1559,6 @@ class StrongPolicy(Policy):
         weights = leaf_weights(sim)
         vals = [player_value(sim, q, weights, prm) for q in range(sim.n)]
         return self._score(vals, me, 1.0) + keep
-
-
-def data_gene_values(s, p: int, prm: Params = DEFAULT, scale: float = 1.0) -> dict[str, float]:
-    """What one more of each gene is worth to ``p`` in the auction now, from the table fitted
-    on games of the fast level (:data:`engine.evo.ai_values.GENE_VALUES`, by player count and
-    stage of the game), times ``scale``."""
-    row = gene_table(s.n, sum(future_turns(s.meteor)))
-    return {g: scale * max(0.0, v) for g, v in row.items()}
-
-
-def _capped_bids(s, me: int, cands: list[dict], values: list[dict], rel: float,
-                 legal: list[dict]) -> list[dict]:
-    """``cands`` without the bids whose price is above the gene's value to ``me`` plus ``rel``
-    times its value to the leader (what keeping it from them is worth); if every bid goes,
-    the pass when it is legal, else the bid least over its value stays."""
-    genes = s.auction["genes"]
-    disc = R.discount(s, me)
-    lead = _leader(s, me)
-    kept, over = [], []
-    for a in cands:
-        if a["type"] != "bid":
-            kept.append(a)
-            continue
-        g = genes[a["gene"]]
-        worth = values[me][g] + (rel * values[lead][g] if lead is not None else 0.0)
-        excess = max(0, a["amount"] - disc) - worth
-        (kept if excess <= 0 else over).append(a if excess <= 0 else (excess, a))
-    if not any(a["type"] == "bid" or a["type"] == "pass" for a in kept) and over:
-        kept.append(PASS if PASS in legal else min(over, key=lambda x: x[0])[1])
-    return kept
 
 
 def _fight_odds(s, me: int, act: dict) -> float | None:
