@@ -830,8 +830,8 @@ def _play_seek(s: ClimateState, start: int, events: list) -> None:
     _reveal(s, events)
 
 
-# The play handlers check inline, in this order where they apply: the card is in hand
-# (_hand_card), no exchange has begun ("exchanging"), the species is the player's
+# The play handlers check in this order where they apply: the card is in hand (inline:
+# _hand_card's test), no exchange has begun ("exchanging"), the species is the player's
 # (own_species); a discarded card goes where _discard puts it (kept apart in a Quick game's
 # play phase); play moves are public (events with content) in the normal game only.
 
@@ -842,12 +842,7 @@ def _act_trait(s: ClimateState, p: int, action: dict, events: list) -> None:
         raise IllegalAction("not_in_hand", card=c)
     if s.back[p]:
         raise IllegalAction("exchanging")
-    sid = action["species"]
-    for sp in s.rows[p]:
-        if sp["id"] == sid:
-            break
-    else:
-        raise IllegalAction("not_your_species", species=sid)
+    _, sp = own_species(s, p, action["species"])
     t = TRAIT_OF[c]
     traits = sp["traits"]
     for x in traits:
@@ -891,12 +886,7 @@ def _act_grow(s: ClimateState, p: int, action: dict, events: list) -> None:
         raise IllegalAction("bad_growth", what=what)
     if s.back[p]:
         raise IllegalAction("exchanging")
-    sid = action["species"]
-    for sp in s.rows[p]:
-        if sp["id"] == sid:
-            break
-    else:
-        raise IllegalAction("not_your_species", species=sid)
+    _, sp = own_species(s, p, action["species"])
     top = MAX_BODY if what == "body" else MAX_POP
     if sp[what] >= top:
         raise IllegalAction("at_max", species=sp["id"], what=what, max=top)
@@ -912,12 +902,7 @@ def _act_grow(s: ClimateState, p: int, action: dict, events: list) -> None:
 def _act_remove(s: ClimateState, p: int, action: dict, events: list) -> None:
     if s.back[p]:
         raise IllegalAction("exchanging")
-    sid = action["species"]
-    for sp in s.rows[p]:
-        if sp["id"] == sid:
-            break
-    else:
-        raise IllegalAction("not_your_species", species=sid)
+    _, sp = own_species(s, p, action["species"])
     c = action["card"]
     if c not in sp["traits"]:
         raise IllegalAction("no_such_trait", species=sp["id"], card=c)
