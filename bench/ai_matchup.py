@@ -75,7 +75,7 @@ def play_seeded(rules, policy_for, seed_of, levels: tuple, seed: int, options: d
     spent = {lv: 0.0 for lv in policies}
     count = {lv: 0 for lv in policies}
     worst = {lv: 0.0 for lv in policies}
-    asked: dict[str, list[float]] = {lv: [] for lv in policies}
+    choice_times: dict[str, list[float]] = {lv: [] for lv in policies}
     while not rules.is_over(state):
         p = rules.to_act(state)[0]
         legal = rules.legal_actions(state, p)
@@ -92,13 +92,14 @@ def play_seeded(rules, policy_for, seed_of, levels: tuple, seed: int, options: d
         count[lv] += 1
         worst[lv] = max(worst[lv], dt)
         if view is not None:
-            asked[lv].append(dt)
+            choice_times[lv].append(dt)
         if coverage is not None and view is not None:
             coverage.record(lv, view, legal, action)
         events = rules.apply_in_place(state, p, action)
         if watch is not None:
             watch(state, p, lv, view, legal, action, events)
-    return state, {"spent": spent, "count": count, "worst": worst, "asked": asked}
+    return state, {"spent": spent, "count": count, "worst": worst,
+                   "choice_times": choice_times}
 
 
 def standings(rules, state, n: int, tiebreak) -> tuple[list, list]:
@@ -365,7 +366,7 @@ def run_jobs(all_jobs: list, play, workers: int) -> tuple[dict[str, list[dict]],
             results = pool.map(play, [j for _, j in all_jobs], chunksize=1)
     else:
         results = [play(j) for _, j in all_jobs]
-    times = {"spent": {}, "count": {}, "worst": {}, "asked": {}}
+    times = {"spent": {}, "count": {}, "worst": {}, "choice_times": {}}
     per_key: dict[str, list[dict]] = {}
     for (key, _), res in zip(all_jobs, results, strict=True):
         per_key.setdefault(key, []).append(res)
@@ -373,7 +374,7 @@ def run_jobs(all_jobs: list, play, workers: int) -> tuple[dict[str, list[dict]],
             times["spent"][lv] = times["spent"].get(lv, 0.0) + t
             times["count"][lv] = times["count"].get(lv, 0) + res["count"][lv]
             times["worst"][lv] = max(times["worst"].get(lv, 0.0), res["worst"][lv])
-            times["asked"].setdefault(lv, []).extend(res.get("asked", {}).get(lv, ()))
+            times["choice_times"].setdefault(lv, []).extend(res["choice_times"][lv])
     return per_key, times, time.perf_counter() - t_start
 
 
@@ -384,11 +385,11 @@ def print_times(times: dict, wall: float) -> None:
         if count.get(lv):
             print(f"  {lv:<7} mean {1000 * spent[lv] / count[lv]:8.3f} ms   max "
                   f"{1000 * worst[lv]:7.1f} ms   ({count[lv]} decisions)")
-            asked = sorted(times["asked"].get(lv, ()))
-            if asked:  # the decisions with a choice (more than one legal action)
-                p99 = asked[min(len(asked) - 1, int(0.99 * len(asked)))]
-                print(f"  {'':<7} with a choice: median {1000 * asked[len(asked) // 2]:8.3f} ms"
-                      f"   p99 {1000 * p99:7.1f} ms   ({len(asked)} decisions)")
+            chosen = sorted(times["choice_times"].get(lv, ()))
+            if chosen:  # the decisions with a choice (more than one legal action)
+                p99 = chosen[min(len(chosen) - 1, int(0.99 * len(chosen)))]
+                print(f"  {'':<7} with a choice: median {1000 * chosen[len(chosen) // 2]:8.3f} ms"
+                      f"   p99 {1000 * p99:7.1f} ms   ({len(chosen)} decisions)")
     print(f"total wall time: {wall:.1f} s")
 
 
