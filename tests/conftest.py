@@ -21,7 +21,9 @@ def make_config(tmp_path: Path, **games) -> dict:
     config = copy.deepcopy(config)
     config["storage"]["database"] = str(tmp_path / "darwin.sqlite3")
     config["discord"]["shard_count"] = 1  # SimCord runs a sharded bot with a known count
-    config["games"].update({"ai_delay": 1.0, "turn_timer": 0}, **games)
+    # AI seats think in threads (ai_workers 0): a spawned worker process knows neither a game
+    # a test registers nor a rule a test patches; the pool's own tests give it workers
+    config["games"].update({"ai_delay": 1.0, "turn_timer": 0, "ai_workers": 0}, **games)
     return config
 
 
