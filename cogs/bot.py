@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import load_channel_game, reader_lang, refusal, send_ephemeral
+from cogs.common import close_render_pool, load_channel_game, reader_lang, refusal, send_ephemeral
 from cogs.translator import CatalogueTranslator
 from engine import IllegalAction
 from host import GameHost, HostError
@@ -259,6 +259,7 @@ class DarwinBot(commands.AutoShardedBot):
                     log.warning("stopping: table posts and edits not made within %g s were "
                                 "dropped", within)
         finally:  # whatever failed above, the database connection is closed
+            close_render_pool()  # the table's last boards are drawn by now
             if self.web is not None:
                 web_server, self.web = self.web, None
                 await web_server.stop()

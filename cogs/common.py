@@ -260,7 +260,15 @@ async def render_file(kind: str, view: dict, lang: str, filename: str) -> discor
         try:
             png = await asyncio.get_running_loop().run_in_executor(pool, render, kind, view, lang)
         except BrokenProcessPool:  # the worker died (killed...): a new one next time
-            global _render_pool
-            _render_pool = None
+            close_render_pool()
             png = await asyncio.to_thread(render, kind, view, lang)
     return discord.File(io.BytesIO(png), filename=filename)
+
+
+def close_render_pool() -> None:
+    """The render worker stops (the bot's graceful stop, or a worker that died: a new pool at
+    the next board)."""
+    global _render_pool
+    pool, _render_pool = _render_pool, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
