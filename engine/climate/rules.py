@@ -61,7 +61,14 @@ from engine.climate.position import (
     to_act,
 )
 from engine.climate.state import ClimateState
-from engine.core import MAX_INT, MAX_TEXT, IllegalAction, check_shape, rank_rows, shuffle
+from engine.core import (
+    IllegalAction,
+    check_shape,
+    fits,
+    plain_shapes,
+    rank_rows,
+    shuffle,
+)
 from engine.core import below as rand_below
 
 OPTIONS = {"events": True, "quick": False}
@@ -99,58 +106,14 @@ ATTACK_SHAPES = {
 }
 
 
+_PLAIN = plain_shapes(ACTION_SHAPES)
+
+
 def check_action(action) -> None:
     """Refuse an action whose shape is not exactly one of ``ACTION_SHAPES`` (with the extra
     keys of an attack), before the rules look at the position."""
-    # The fast path (simulations apply thousands of actions): a well-formed action of the
-    # shapes below is accepted after one look at each key; it accepts only what check_shape
-    # accepts, and anything else goes to check_shape, which names the fault.
-    if type(action) is dict:
-        name = action.get("type")
-        if type(name) is str:
-            size = len(action)
-            if name == "feed":
-                x = action.get("species")
-                if size == 2 and type(x) is int and -MAX_INT <= x <= MAX_INT:
-                    return
-            elif name == "grow":
-                c = action.get("card")
-                x = action.get("species")
-                w = action.get("what")
-                if (size == 4 and type(c) is str and type(x) is int and type(w) is str
-                        and len(c) <= MAX_TEXT and -MAX_INT <= x <= MAX_INT
-                        and len(w) <= MAX_TEXT):
-                    return
-            elif name == "exchange" or name == "food":
-                c = action.get("card")
-                if size == 2 and type(c) is str and len(c) <= MAX_TEXT:
-                    return
-            elif name == "trait" or name == "remove":
-                c = action.get("card")
-                x = action.get("species")
-                if (size == 3 and type(c) is str and type(x) is int and len(c) <= MAX_TEXT
-                        and -MAX_INT <= x <= MAX_INT):
-                    return
-            elif name == "species":
-                c = action.get("card")
-                w = action.get("side")
-                if (size == 3 and type(c) is str and type(w) is str and len(c) <= MAX_TEXT
-                        and len(w) <= MAX_TEXT):
-                    return
-            elif name == "done" or name == "pass":
-                if size == 1:
-                    return
-            elif name == "attack":
-                x = action.get("species")
-                y = action.get("target")
-                c = action.get("discard", "")
-                w = action.get("ignore", "")
-                if (size == 3 + ("discard" in action) + ("ignore" in action)
-                        and type(x) is int and type(y) is int and type(c) is str
-                        and type(w) is str and -MAX_INT <= x <= MAX_INT
-                        and -MAX_INT <= y <= MAX_INT and len(c) <= MAX_TEXT
-                        and len(w) <= MAX_TEXT):
-                    return
+    if fits(action, _PLAIN):  # the well-formed actions at once (engine.core)
+        return
     if isinstance(action, dict) and action.get("type") == "attack":
         extra = frozenset(k for k in ("discard", "ignore") if k in action)
         check_shape(action, ATTACK_SHAPES[extra])

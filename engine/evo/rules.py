@@ -14,13 +14,13 @@ from itertools import combinations
 
 from engine.base import EventLog, observe
 from engine.core import (
-    MAX_INT,
-    MAX_TEXT,
     IllegalAction,
     OneOf,
     Rng,
     Seat,
     check_shape,
+    fits,
+    plain_shapes,
     rank_rows,
     roll,
     shuffle,
@@ -528,36 +528,15 @@ def can_pass_bid(state: EvoState, p: int, has_bid: bool) -> bool:
 
 # --- applying actions ------------------------------------------------------------------------
 
+_PLAIN = plain_shapes(ACTION_SHAPES)
+
+
 def check_action(action, partial: bool = False) -> None:
     """Refuse (:class:`IllegalAction`) an action that is not exactly one of the shapes of
     ``ACTION_SHAPES``; the rules below rely on it. ``partial``: a card's or tile's own
     parameters may be missing (the rules give their reason first, see ``check_shape``)."""
-    # The fast path of the actions simulations apply most (pass, end, move, hatch, bid): it
-    # accepts only what check_shape accepts; anything else goes to check_shape, which names
-    # the fault.
-    if type(action) is dict:
-        name = action.get("type")
-        if type(name) is str:
-            size = len(action)
-            if size == 1:
-                if name == "pass" or name == "end":
-                    return
-            elif name == "move":
-                a = action.get("from")
-                b = action.get("to")
-                if (size == 3 and type(a) is str and type(b) is str and len(a) <= MAX_TEXT
-                        and len(b) <= MAX_TEXT):
-                    return
-            elif name == "hatch":
-                r = action.get("region")
-                if size == 2 and type(r) is str and len(r) <= MAX_TEXT:
-                    return
-            elif name == "bid":
-                g = action.get("gene")
-                m = action.get("amount")
-                if (size == 3 and type(g) is int and type(m) is int and -MAX_INT <= g <= MAX_INT
-                        and -MAX_INT <= m <= MAX_INT):
-                    return
+    if fits(action, _PLAIN):  # the well-formed common actions at once (engine.core)
+        return
     check_shape(action, ACTION_SHAPES, partial=partial)
 
 
