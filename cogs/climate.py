@@ -24,20 +24,20 @@ Every button has a slash command whose autocomplete offers only the legal choice
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 
 import discord
 from discord import app_commands
 
-from cogs.common import decode_action, reader_lang, refusal
+from cogs.common import decode_action, draw, reader_lang, refusal
 from cogs.community import UndoButton, undo_offer
 from cogs.components import Component
 from cogs.game import MAX_CHOICES, THREAD, TIMER, GameCog, Timer, rules_command
 from cogs.table import ActButton, HandButton
 from engine import IllegalAction
 from host import HostError, LiveGame
+from images import render_hand
 from messages import resolve, t
 from messages.climate import (
     action_label,
@@ -111,16 +111,6 @@ class CardPick(Component, prefix="ck", fields=r"(?P<game>\d+):(?P<seat>\d+)"):
         game = self.live_game(interaction)
         await interaction.client.game_cog(game.kind).pick_card(interaction, game, self.seat,
                                                                self.item.values[0])
-
-
-def hand_png(view: dict, lang: str) -> bytes | None:
-    """The private picture of a hand, or None while no renderer draws one."""
-    import images
-
-    draw = getattr(images, "render_hand", None)
-    if draw is None or "climate" not in getattr(images, "HAND_KINDS", ("climate",)):
-        return None
-    return draw("climate", view, lang)
 
 
 class Climate(GameCog, group_name="climate", group_description="Play Evolution: Climate"):
@@ -319,11 +309,11 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
 
     async def _panel_file(self, game: LiveGame, seat: int, lang: str) -> discord.File | None:
         try:
-            png = await asyncio.to_thread(hand_png, game.rules.view(game.state, seat), lang)
+            png = await draw(render_hand, "climate", game.rules.view(game.state, seat), lang)
         except Exception:
             log.exception("could not draw the hand of seat %s in game %s", seat, game.id)
             return None
-        return None if png is None else discord.File(io.BytesIO(png), "hand.png")
+        return discord.File(io.BytesIO(png), "hand.png")
 
     async def send_panel(self, interaction: discord.Interaction) -> None:
         """The caller's private panel, as a new ephemeral message."""

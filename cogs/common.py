@@ -247,22 +247,26 @@ def render_pool():
     return _render_pool
 
 
+async def draw(draw_png, *args) -> bytes:
+    """``draw_png(*args)`` (a board or a hand, from images/) off the event loop: in the render
+    worker process of a real bot, in a thread otherwise (and when the worker died)."""
+    pool = render_pool()
+    if pool is None:
+        return await asyncio.to_thread(draw_png, *args)
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return await asyncio.get_running_loop().run_in_executor(pool, draw_png, *args)
+    except BrokenProcessPool:  # the worker died (killed...): a new one next time
+        close_render_pool()
+        return await asyncio.to_thread(draw_png, *args)
+
+
 async def render_file(kind: str, view: dict, lang: str, filename: str) -> discord.File:
     """Draw a board off the event loop (a worker thread keeps the bot answering)."""
     from images import render
 
-    pool = render_pool()
-    if pool is None:
-        png = await asyncio.to_thread(render, kind, view, lang)
-    else:
-        from concurrent.futures.process import BrokenProcessPool
-
-        try:
-            png = await asyncio.get_running_loop().run_in_executor(pool, render, kind, view, lang)
-        except BrokenProcessPool:  # the worker died (killed...): a new one next time
-            close_render_pool()
-            png = await asyncio.to_thread(render, kind, view, lang)
-    return discord.File(io.BytesIO(png), filename=filename)
+    return discord.File(io.BytesIO(await draw(render, kind, view, lang)), filename=filename)
 
 
 def close_render_pool() -> None:

@@ -28,6 +28,7 @@ from discord.ext import commands
 from cogs.common import (
     NO_MENTIONS,
     can_manage,
+    draw,
     encode_action,
     quiet_autocomplete,
     reader_lang,
@@ -430,8 +431,7 @@ class GameCog(commands.GroupCog):
             cached = self._boards.get((game.id, lang))
             if cached is None or cached[0] != game.seq:
                 # one drawing per game position and language, however many players ask
-                png = await asyncio.to_thread(render, game.kind,
-                                              game.rules.view(game.state, None), lang)
+                png = await draw(render, game.kind, game.rules.view(game.state, None), lang)
                 cached = self._boards[game.id, lang] = (game.seq, png)
             await interaction.followup.send(
                 file=discord.File(io.BytesIO(cached[1]), "board.png"), ephemeral=True)
