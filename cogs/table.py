@@ -686,7 +686,7 @@ class TableListener:
             return None
         return found[0], found[2]
 
-    async def _edit(self, table: Table, channel, message_id: int, **kwargs) -> None:
+    async def _edit(self, table: Table, message_id: int, **kwargs) -> None:
         """Edit one of the table's messages: through its editor (an interaction endpoint)
         when it has one, else a channel call."""
         found = self._editor(table, message_id)
@@ -703,9 +703,10 @@ class TableListener:
                     raise  # the message itself is gone
                 log.info("game %s: editing through a press failed (%s)", table.game_id, exc)
                 table.editors.pop(message_id, None)
+        channel = await self._channel(table.channel_id)
         await channel.get_partial_message(message_id).edit(**kwargs)
 
-    async def _post(self, table: Table, channel, text: str, **kwargs):
+    async def _post(self, table: Table, text: str, **kwargs):
         """Post the table's new message: a followup of its poster (the latest press on the
         table, an interaction endpoint) while its token is valid, which then edits it too;
         else a channel call."""
@@ -723,7 +724,7 @@ class TableListener:
             else:
                 table.editors[message.id] = (poster[0], poster[1], False)
                 return message
-        return await channel.send(text, **kwargs)
+        return await (await self._channel(table.channel_id)).send(text, **kwargs)
 
     @staticmethod
     def _retract(table: Table, outcome: Outcome, new_lines: list[str], *, names: list[str],
@@ -793,6 +794,8 @@ class TableListener:
             task.add_done_callback(self._tasks.discard)
 
     async def _channel(self, channel_id: int):
+        """The channel, for the writes no interaction can carry (rare: discord.py's lookup
+        walks every guild, so the usual writes through a press never ask for it)."""
         return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
 
     async def _write_all(self, channel_id: int) -> None:
@@ -826,7 +829,6 @@ class TableListener:
                     self.by_channel.pop(channel_id, None)
 
     async def _write_one(self, table: Table) -> None:
-        channel = await self._channel(table.channel_id)
         if table.dirty:
             table.dirty = False
             content = compose(table.header, table.lines, table.footer)
@@ -848,17 +850,17 @@ class TableListener:
                 text = f"{mentions}\n{content}" if mentions else content
                 if table.live_id is not None:
                     table.retired.append((table.live_id, ""))
-                message = await self._post(table, channel, text[:MAX_CONTENT], **kwargs)
+                message = await self._post(table, text[:MAX_CONTENT], **kwargs)
                 table.live_id = message.id
             else:
-                await self._edit(table, channel, table.live_id, content=content,
+                await self._edit(table, table.live_id, content=content,
                                  view=table.view, allowed_mentions=NO_MENTIONS)
             return
         # a message that stopped being the live one loses its buttons
         message_id, final = table.retired.pop(0)
         kwargs = {"content": final} if final else {}
         with contextlib.suppress(discord.NotFound):
-            await self._edit(table, channel, message_id, view=None,
+            await self._edit(table, message_id, view=None,
                              allowed_mentions=NO_MENTIONS, **kwargs)
         table.editors.pop(message_id, None)
 
