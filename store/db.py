@@ -442,6 +442,11 @@ class Store:
                 # each of a batch's ~130 statements waited for the busy loop to come round,
                 # and a batch of 64 writes took 1-3 s; its thread's own time was 20-90 ms)
                 outcomes = await db._execute(_in_thread, self._run_batch, db._conn, batch)
+            elif len(batch) == 1 and getattr(batch[0][0], "one_statement", False):
+                # PostgreSQL, one write of one statement: that statement is its own
+                # transaction (one round trip through the event loop, not three more for
+                # BEGIN and COMMIT; a person's move is usually alone in its batch)
+                outcomes = await self._run_alone(db, *batch[0])
             else:
                 outcomes = await self._run_batch(db, batch, isolated=len(batch) == 1)
                 if outcomes is None:
@@ -453,6 +458,19 @@ class Store:
                 future.set_result(result)
             else:
                 future.set_exception(error)
+
+    @staticmethod
+    async def _run_alone(db: Any, body: Callable, future: asyncio.Future) -> list:
+        """A write whose body is one statement, in no explicit transaction (PostgreSQL runs
+        it as one): [(future, result, error)], the errors as :meth:`_run_batch` gives them."""
+        try:
+            return [(future, await body(db), None)]
+        except DB_ERRORS as exc:
+            failure = StoreError(f"write failed and was rolled back: {exc}")
+            failure.__cause__ = exc
+            return [(future, None, failure)]
+        except Exception as exc:
+            return [(future, None, exc)]
 
     async def _run_batch(self, db: aiosqlite.Connection, batch: list,
                          isolated: bool) -> list | None:
@@ -523,14 +541,27 @@ class Store:
     @staticmethod
     async def _advance_game(db: aiosqlite.Connection, game_id: int, expected_seq: int,
                             state: str, lobby: str | None, status: str, now: float,
-                            wake_at: float | None = None) -> None:
-        cursor = await db.execute(
-            "UPDATE games SET state = ?, seq = ?, status = ?, lobby = COALESCE(?, lobby), "
-            "updated_at = ?, wake_at = ? WHERE id = ? AND seq = ? AND status = 'active'",
-            (state, expected_seq + 1, status, lobby, now, wake_at, game_id, expected_seq))
+                            wake_at: float | None = None,
+                            action: tuple[str | None, str] | None = None) -> bool:
+        """The guarded UPDATE of the game's head (StaleWrite unless active at expected_seq).
+        With ``action`` (actor, action JSON) on PostgreSQL, the same statement inserts the
+        action's row (one round trip through the event loop instead of two): True; the
+        caller inserts it otherwise (False)."""
+        params = (state, expected_seq + 1, status, lobby, now, wake_at, game_id, expected_seq)
+        update = ("UPDATE games SET state = ?, seq = ?, status = ?, lobby = COALESCE(?, lobby), "
+                  "updated_at = ?, wake_at = ? WHERE id = ? AND seq = ? AND status = 'active'")
+        together = action is not None and isinstance(db, pg.PgConnection)
+        if together:
+            cursor = await db.execute(
+                f"WITH moved AS ({update} RETURNING id, seq, updated_at) "
+                "INSERT INTO actions (game_id, seq, actor, action, at) "
+                "SELECT id, seq, ?::text, ?::text, updated_at FROM moved", params + action)
+        else:
+            cursor = await db.execute(update, params)
         if cursor.rowcount != 1:
             status_now, seq_now, _ = await Store._game_head(db, game_id)
             raise StaleWrite(game_id, expected_seq, seq_now, status_now)
+        return together
 
     @staticmethod
     async def _insert_results(db: aiosqlite.Connection, game_id: int, kind: str,
@@ -708,9 +739,10 @@ class Store:
 
         async def body(db: aiosqlite.Connection) -> int:
             # the guarded UPDATE first: StaleWrite (read back the head) unless active at seq
-            await self._advance_game(db, game_id, expected, state_json, lobby_json, status, at,
-                                     wake)
-            await self._insert_action(db, game_id, expected + 1, actor_text, action_json, at)
+            if not await self._advance_game(db, game_id, expected, state_json, lobby_json,
+                                            status, at, wake, action=(actor_text, action_json)):
+                await self._insert_action(db, game_id, expected + 1, actor_text, action_json,
+                                          at)
             if result_rows is not None:
                 _, _, kind = await self._game_head(db, game_id)
                 await self._insert_results(db, game_id, kind, result_rows, at)
@@ -718,6 +750,9 @@ class Store:
                     await self._rate(db, game_id, rating, at)
             return expected + 1
 
+        # a move (not a game's end) is one statement on PostgreSQL: alone in its batch, it
+        # needs no BEGIN and COMMIT around it (see _commit_batch)
+        body.one_statement = result_rows is None  # type: ignore[attr-defined]
         return await self._write(body, urgent=urgent)
 
     async def finish_game(self, game_id: int, results: list[Mapping[str, Any]],

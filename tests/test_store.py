@@ -584,14 +584,14 @@ async def test_a_failing_write_in_a_batch_leaves_the_others_whole(store_target: 
                                                                   monkeypatch):
     async with Store.open(store_target) as s:
         ids = [await active_game(s, clock, channel=f"c{i}") for i in range(10)]
-        insert = Store._insert_action
+        advance = Store._advance_game  # on PostgreSQL, it inserts the action's row too
 
-        async def full_for_one(db, game_id, *args):
+        async def full_for_one(db, game_id, *args, **kwargs):
             if game_id == ids[3]:
                 raise sqlite3.OperationalError("database or disk is full")
-            return await insert(db, game_id, *args)
+            return await advance(db, game_id, *args, **kwargs)
 
-        monkeypatch.setattr(Store, "_insert_action", staticmethod(full_for_one))
+        monkeypatch.setattr(Store, "_advance_game", staticmethod(full_for_one))
         results = await asyncio.gather(
             *(s.record_action(gid, 0, "u", {"n": gid}, {"turn": 1}, clock()) for gid in ids),
             return_exceptions=True)

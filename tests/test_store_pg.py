@@ -126,6 +126,31 @@ async def test_two_processes_one_database_one_writer_wins(pg_url):
         assert {r.player_id: r.games for r in await a.player_ratings("g1", "ann")} == {"ann": 4}
 
 
+async def test_a_move_is_one_statement(pg_url):
+    """A move alone in its batch is one round trip: the guarded UPDATE and the action's row
+    in one statement, its own transaction (issue 25: each statement waits for the event
+    loop to come round); a stale one still changes nothing."""
+    async with Store.open(pg_url) as s:
+        gid = await active_game(s)
+        calls = []
+        original = s._conn().execute
+
+        async def counting(sql, *args):
+            calls.append(sql)
+            return await original(sql, *args)
+
+        s._conn().execute = counting
+        assert await s.record_action(gid, 0, "u1", {"n": 1}, {"turn": 1}, 3.0) == 1
+        assert len(calls) == 1 and calls[0].startswith("WITH moved AS (UPDATE games")
+        with pytest.raises(StaleWrite):
+            await s.record_action(gid, 0, "u2", {"n": 2}, {"turn": 2}, 4.0)
+        s._conn().execute = original
+        assert [(a.seq, a.actor, a.action, a.at) for a in await s.actions(gid)] == [
+            (1, "u1", {"n": 1}, 3.0)]
+        game = await s.get_game(gid)
+        assert (game.seq, game.state, game.updated_at) == (1, '{"turn":1}', 3.0)
+
+
 async def test_a_lost_connection_is_opened_again(pg_url):
     async with Store.open(pg_url) as s:
         gid = await active_game(s)
