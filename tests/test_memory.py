@@ -53,3 +53,35 @@ async def test_keep_frozen_checks_periodically(unfrozen, monkeypatch):
     await asyncio.sleep(0.1)
     task.cancel()
     assert calls and set(calls) == {5}
+
+
+def test_a_thaw_frees_what_died_in_a_cycle_after_it_was_frozen(unfrozen):
+    gc.collect()
+
+    class Node:
+        pass
+
+    kept = []
+    for _ in range(500):
+        a, b = Node(), Node()
+        a.b, b.a = b, a
+        kept.append(a)
+    del a, b
+    memory.freeze()  # alive now: frozen (an interaction kept as a table's editor)
+    kept.clear()  # then let go: cyclic garbage that a full pass no longer sees
+    gc.collect()
+    assert sum(type(o) is Node for o in gc.get_objects()) == 0  # frozen ones are not listed
+    frozen = gc.get_freeze_count()
+    assert memory.thaw() >= 1000
+    assert gc.get_freeze_count() <= frozen - 1000  # freed, and what lives is frozen again
+    assert memory.old_generation() == 0
+
+
+async def test_keep_frozen_thaws_now_and_then(unfrozen, monkeypatch):
+    calls = []
+    monkeypatch.setattr(memory, "freeze_if_grown", lambda limit: calls.append("freeze"))
+    monkeypatch.setattr(memory, "thaw", lambda: calls.append("thaw") or 0)
+    task = asyncio.create_task(memory.keep_frozen(period=0.01, limit=5, thaw_every=0.05))
+    await asyncio.sleep(0.2)
+    task.cancel()
+    assert "thaw" in calls and calls.count("freeze") > calls.count("thaw")
