@@ -276,8 +276,8 @@ def legal_actions(s: ClimateState, p: int) -> list[dict]:
         if ph == "food":
             if s.food[p] is not None or not s.hands[p]:
                 return []
-            copy = dict.copy
-            return [copy(_FOOD[c]) for c in s.hands[p]]
+            food = _FOOD
+            return [food[c] for c in s.hands[p]]
         if ph == "play":
             if s.done[p] if s.options["quick"] else p != s.current:
                 return []
@@ -287,8 +287,8 @@ def legal_actions(s: ClimateState, p: int) -> list[dict]:
     elif p not in to_act(s):
         return []
     if ph == "food":
-        copy = dict.copy
-        return [copy(_FOOD[c]) for c in s.hands[p]]
+        food = _FOOD
+        return [food[c] for c in s.hands[p]]
     if ph == "play":
         return play_actions(s, p)
     if ph == "green":
@@ -304,13 +304,18 @@ def can_take_trait(s: ClimateState, sp: dict, c: str) -> bool:
     return len(sp["traits"]) < max_traits(s.n) and all(TRAIT_OF[x] != t for x in sp["traits"])
 
 
-# the actions that name one hand card and nothing of the position, one per card, built once:
-# play_actions hands out copies (dict.copy is about three times faster than a dict literal)
+# The actions that name one hand card and nothing of the position, one per card, built once
+# and handed out as they are: legal_actions' dicts may be shared between calls (no caller
+# changes an action it is given: the host, the AI levels and the search only read them, and
+# the rules never change one; copy an action before changing it).
 _SPECIES_LEFT = {c: {"type": "species", "card": c, "side": "left"} for c in CARDS}
 _SPECIES_RIGHT = {c: {"type": "species", "card": c, "side": "right"} for c in CARDS}
+_SPECIES_SIDES = {c: (_SPECIES_LEFT[c], _SPECIES_RIGHT[c]) for c in CARDS}
 _EXCHANGE = {c: {"type": "exchange", "card": c} for c in CARDS}
 _FOOD = {c: {"type": "food", "card": c} for c in CARDS}
+_DONE = {"type": "done"}
 _NO_TRAITS: frozenset[str] = frozenset()
+_TRAIT_NAME = TRAIT_OF.__getitem__
 # per species id, made when first asked (at most 6 x 999 ids): the templates of its trait
 # action and of its two growths, the card still None (only ever copied, never handed out)
 _SPECIES_TEMPLATES: dict[int, tuple[dict, dict, dict]] = {}
@@ -328,36 +333,39 @@ def _species_templates(sid: int) -> tuple[dict, dict, dict]:
 def play_actions(s: ClimateState, p: int) -> list[dict]:
     hand = s.hands[p]
     row = s.rows[p]
-    copy = dict.copy
-    if s.back[p]:
-        if len(s.back[p]) < len(s.deck):
-            acts = [copy(_EXCHANGE[c]) for c in hand]
-        else:
-            acts = []
-        acts.append({"type": "done"})
+    back = s.back[p]
+    if back:
+        acts = [_EXCHANGE[c] for c in hand] if len(back) < len(s.deck) else []
+        acts.append(_DONE)
         return acts
     limit = max_traits(len(s.seats))
+    copy = dict.copy
+    templates = _SPECIES_TEMPLATES
     # per species, once: the traits it holds with the template of its trait action when it
     # may take one more, and the templates of its growths (body, then population); each
-    # card's action is a copy with the card filled in (the keys keep the literal's order)
+    # such action is a copy with the card filled in (the keys keep the literal's order)
     takers = []
     grows = []
     for sp in row:
         sid = sp["id"]
-        tpl = _SPECIES_TEMPLATES.get(sid)
+        tpl = templates.get(sid)
         if tpl is None:
             tpl = _species_templates(sid)
         traits = sp["traits"]
-        have = {TRAIT_OF[x] for x in traits} if traits else _NO_TRAITS
-        if len(have) < limit:
-            takers.append((have, tpl[0]))
+        if not traits:
+            takers.append((_NO_TRAITS, tpl[0]))
+        else:
+            have = set(map(_TRAIT_NAME, traits))
+            if len(have) < limit:
+                takers.append((have, tpl[0]))
         if sp["body"] < MAX_BODY:
             grows.append(tpl[1])
         if sp["pop"] < MAX_POP:
             grows.append(tpl[2])
-    exchange = bool(s.deck)
+    exchange = _EXCHANGE if s.deck else None
     acts: list[dict] = []
     append = acts.append
+    sides = _SPECIES_SIDES
     for c in hand:
         if takers:
             t = TRAIT_OF[c]
@@ -366,18 +374,20 @@ def play_actions(s: ClimateState, p: int) -> list[dict]:
                     d = copy(tpl)
                     d["card"] = c
                     append(d)
-        append(copy(_SPECIES_LEFT[c]))
-        append(copy(_SPECIES_RIGHT[c]))
+        acts += sides[c]  # left, then right
         for tpl in grows:
             d = copy(tpl)
             d["card"] = c
             append(d)
-        if exchange:
-            append(copy(_EXCHANGE[c]))
+        if exchange is not None:
+            append(exchange[c])
     for sp in row:
-        for c in sp["traits"]:
-            append({"type": "remove", "species": sp["id"], "card": c})
-    append({"type": "done"})
+        traits = sp["traits"]
+        if traits:
+            sid = sp["id"]
+            for c in traits:
+                append({"type": "remove", "species": sid, "card": c})
+    append(_DONE)
     return acts
 
 
