@@ -29,14 +29,13 @@ name to a policy.
     as other ways to pass, destroy / steal / give / swap by the change to us and to the
     target (the leader weighing most; the targets looked at: the leader and the next player);
   - take_token: from the opponent with the best score (then the most tokens).
-* :class:`StrongPolicy` (about 25 ms a decision, bounded by a budget of simulated actions):
-  the fast values' best few options (within 2 points of the best) are played out on imagined
-  states (``determinize``: the hidden deck dealt at random), every seat playing the fast
-  rules to the end of the round, on 2 to 8 samples shared by all candidates. A rollout scores
-  our round score minus (mostly) the best opponent's, DNA tokens counted, or at the last
-  round our final margin plus a bonus for a first place; the best mean plus half the fast
-  value wins (the fast value is a prior: a few noisy samples rarely overturn a clear choice),
-  ties to the fast choice.
+* :class:`StrongPolicy` (a few ms a decision): the fast values' best few options are each
+  applied and the hand followed until someone keeps it (the others' answers are the fast
+  rules' on the public position: exactly predicted, whatever the deck holds); the position
+  reached is valued for every player by measured tables (:mod:`engine.cubosaurs.ai_values`,
+  built by :mod:`engine.cubosaurs.ai_measure`: what such collections finally scored, group
+  by group, with that many cards still to draw), our value minus (mostly) the best
+  opponent's; the best wins, ties to the fast choice.
 
 Everything here is pure: no I/O, no clock, all randomness from the given seed.
 """
@@ -47,7 +46,7 @@ import math
 from bisect import insort
 
 from engine.ai import Levels, Policy, RandomPolicy, seed_of
-from engine.core import IllegalAction, Rng
+from engine.core import IllegalAction
 from engine.cubosaurs import rules as R
 from engine.cubosaurs.data import CARDS, EGG_SPECIES, SPECIES, TILES, TYPES, card, rules_data, tile
 from engine.cubosaurs.scoring import raptor_points
@@ -909,36 +908,41 @@ def _step(s, p: int, act: dict) -> list:
 
 
 class StrongPolicy(Policy):
-    """The fast values' shortlist, each option checked by rollouts.
+    """The fast values' shortlist, each option followed to its hand's end and valued by
+    measured tables.
 
     At a keep / pass / buy decision, the fast rules value every option; the best ``width``
-    within ``gap`` points of the best one are candidates (only one: it is played at once).
-    ``samples`` imagined states are drawn (``determinize`` with seeds from the decision seed),
-    and every candidate is played on each of them, then every seat plays the fast rules to
-    the end of the round. A rollout scores ``me`` minus the best opponent: the round scores
-    plus ``token_value`` per DNA token won or spent, or at the last round the final totals
-    plus ``win_bonus`` for a first place (shared: split); "the best opponent" is ``rel_best``
-    of the best plus the rest of the average. The candidate with the best mean plus ``prior``
-    times its fast value wins; ties go to the fast choice. Samples stop before the simulated
-    actions of a decision would pass ``budget`` (the first ``min_samples`` may go to 1.5 times
-    the budget), which bounds the time of a decision. (Tuned against the fast players: the
-    prior and the narrow shortlist matter most, more samples little.)
+    within ``gap`` points of the best one are candidates. Each candidate is applied to an
+    imagined state (``determinize``: only the deck's order is unknown, and the hand's journey
+    does not depend on it) and the hand is followed until someone keeps it: every seat,
+    ``me`` included when the hand comes back, answers as the fast rules do (they see only
+    the public position, so a fast neighbour's answer is exactly predicted: which card it
+    adds, whether it keeps the hand). The position then reached is valued for every player
+    by :meth:`value`: the finished rounds, the DNA tokens' worth and the collection's
+    *expected* round score from the measured tables (:mod:`engine.cubosaurs.ai_values`:
+    what such a collection finally scored, group by group, with that many cards still to
+    draw: a species' copies, the raptors, each egg against the best opponent's count), the
+    strong player's own collection by its own table (``SELF``: how the strong level's
+    collections grew), the others' by the fast players' (``OPP``). A candidate scores
+    ``me``'s value minus ``rel_best`` of the best opponent's and the rest of their average,
+    plus ``prior`` times its fast value; the best wins, ties to the fast choice.
+    (Against fast players, 4 players: win share 0.40 against 0.30 with rollouts to the
+    round's end, fair 0.25; see ``ai_measure`` for the tables.)
     """
 
     name = "strong"
 
-    def __init__(self, params: Params | None = None, width: int = 3, gap: float = 2.0,
-                 samples: int = 8, min_samples: int = 2, budget: int = 300,
-                 win_bonus: float = 4.0, rel_best: float = 0.7, prior: float = 0.5) -> None:
+    def __init__(self, params: Params | None = None, width: int = 10, gap: float = 8.0,
+                 rel_best: float = 0.7, prior: float = 0.0, tables=None) -> None:
         self.params = params or DEFAULT
         self.width = width
         self.gap = gap
-        self.samples = samples
-        self.min_samples = min_samples
-        self.budget = budget
-        self.win_bonus = win_bonus
         self.rel_best = rel_best
         self.prior = prior
+        if tables is None:
+            from engine.cubosaurs.ai_values import OPP, SELF
+            tables = (OPP, SELF)
+        self.opp, self.own = tables
 
     def candidates(self, pos: Pos, me: int) -> list[tuple[float, dict]]:
         """The fast values' best options (value, action), at most ``width`` within ``gap``."""
@@ -958,75 +962,92 @@ class StrongPolicy(Policy):
             return _pick(fast_decide(pos, me), legal)
         if len(shortlist) == 1:
             return shortlist[0][1]
-        cands = [a for _, a in shortlist]
-        rng = Rng(seed)
-        tv = pos.token_value() if pos.advanced else 0.0
-        totals = [0.0] * len(cands)
-        steps = 0
-        samples = 0
-        while samples < self.samples:
-            base = determinize(view, rng.next64())
-            for i, a in enumerate(cands):
-                value, used = self.rollout(base.clone(), me, a, tv)
-                totals[i] += value
-                steps += used
-            samples += 1
-            # one more sample costs about the mean so far: stop before the budget is passed
-            # (the first ``min_samples`` may go half as far again)
-            need = steps * (samples + 1) / samples
-            cap = self.budget * (1.5 if samples < self.min_samples else 1.0)
-            if need > cap:
-                break
-        # the rollouts' mean, plus a little of the fast values (a prior, for few samples)
-        scores = [totals[i] / samples + self.prior * shortlist[i][0] for i in range(len(cands))]
-        best = max(range(len(cands)), key=lambda i: (scores[i] + (1e-9 if i == 0 else 0.0), -i))
-        return cands[best]
+        base = determinize(view, seed)
+        scores = []
+        for v, a in shortlist:
+            sim = base.clone()
+            self.follow(sim, me, a)
+            scores.append(self.value(sim, me, view["round"]) + self.prior * v)
+        best = max(range(len(shortlist)),
+                   key=lambda i: (scores[i] + (1e-9 if i == 0 else 0.0), -i))
+        return shortlist[best][1]
 
-    def rollout(self, sim, me: int, first: dict, tv: float) -> tuple[float, int]:
-        """Play ``first`` then the fast rules for every seat to the round's end; return the
-        value of the outcome for ``me`` and the number of actions simulated. ``tv``: the
-        value of a DNA token (0 in the standard game)."""
+    def follow(self, sim, me: int, first: dict) -> None:
+        """Play ``first``, then the fast rules for every seat until the hand is kept (the
+        next hand is drawn), the round ends or a tile draws from the deck."""
         prm = self.params
         rnd = sim.round
-        n = sim.n
-        start_tokens = list(sim.tokens)
-        events = _step(sim, me, first)
+        _step(sim, me, first)
         steps = 0
-        while sim.stage != "over" and sim.round == rnd and steps < 400:
+        while sim.stage == "act" and sim.round == rnd and steps < 60 and (
+                sim.hand_from is not None or sim.debts):
             p = R.to_act(sim)[0]
-            events = _step(sim, p, fast_decide(pos_from_state(sim, prm), p))
+            _step(sim, p, fast_decide(pos_from_state(sim, prm), p))
             steps += 1
-        steps += 1
-        if sim.stage == "over" and sim.round == rnd and sim.result is not None \
-                and len(sim.scores) == sim.rounds:
-            final = [0.0] * n
+
+    def value(self, sim, me: int, rnd: int) -> float:
+        """``me``'s worth in ``sim`` (reached from round ``rnd``) against the others'."""
+        n = sim.n
+        finished = [sum(r[q]["total"] for r in sim.scores) for q in range(n)]
+        if sim.stage == "over":
+            vals = [0.0] * n
             for row in sim.result:
-                final[row["player"]] = row["score"]
-            top = max(final)
-            firsts = [q for q in range(n) if final[q] == top]
-            # ties on points are broken by the last round; a shared first place is split
-            last = [sim.scores[-1][q]["total"] for q in range(n)]
-            best_last = max(last[q] for q in firsts)
-            firsts = [q for q in firsts if last[q] == best_last]
-            win = self.win_bonus / len(firsts) if me in firsts else 0.0
-            return final[me] - max(final[q] for q in range(n) if q != me) + win, steps
-        if len(sim.scores) < rnd:
-            return 0.0, steps  # (the step cap: cannot happen in a legal round)
-        tokens = list(sim.tokens)
-        if sim.round != rnd:  # undo the next round's start-card tokens
-            seen_end = False
-            for e in events:
-                if e["type"] == "round_end":
-                    seen_end = True
-                elif seen_end and e["type"] == "token":
-                    tokens[e["player"]] -= e["count"]
-                    if e["from"] is not None:
-                        tokens[e["from"]] += e["count"]
-        vals = [sim.scores[rnd - 1][q]["total"] + tv * (tokens[q] - start_tokens[q])
-                for q in range(n)]
+                vals[row["player"]] = float(row["score"])
+        elif sim.round != rnd:  # the round is over (the next one's start cards are luck)
+            vals = [finished[q] + self.params.tv_end * sim.tokens[q] for q in range(n)]
+        else:
+            # the cards still to draw (the hand just drawn, if any, included)
+            left = len(sim.deck) + (1 if sim.hand_from is None and sim.stage == "act" else 0)
+            tv = 0.0
+            if sim.options["advanced"]:
+                prm = self.params
+                more = (sim.rounds - sim.round) * 6 * n + left
+                tv = prm.tv_end + prm.tv_more * min(1.0, more / (6.0 * n))
+            cols = [Col(c) for c in sim.collections]
+            opp = self.opp.get(n, {})
+            own = self.own.get(n, {})
+            vals = [finished[q] + expected_score(cols, q, left, sim.tiles[q],
+                                                 own if q == me else {}, opp)
+                    + tv * sim.tokens[q] for q in range(n)]
         others = [vals[q] for q in range(n) if q != me]
         rb = self.rel_best
-        return vals[me] - rb * max(others) - (1.0 - rb) * sum(others) / len(others), steps
+        return vals[me] - rb * max(others) - (1.0 - rb) * sum(others) / len(others)
+
+
+def expected_score(cols: list[Col], q: int, left: int, tiles, own: dict, opp: dict) -> float:
+    """The round score ``q``'s collection may expect with ``left`` cards still to draw, by
+    the measured tables (``own`` first, then ``opp``; a group without a measure scores its
+    points now); the score itself once nothing is left to draw."""
+    col = cols[q]
+    n = len(cols)
+    ob = [max(cols[x].sp(e) for x in range(n) if x != q) for e in range(RAPTOR_SP + 1)]
+    tb = tiles.count("type_bonus") if tiles else 0
+    eb = tiles.count("egg_bonus") if tiles else 0
+    if left <= 0:
+        return score(col, ob, tb, eb)
+
+    def cell(key, now):
+        row = own.get(key) or opp.get(key)
+        if row is None:
+            return now
+        return row[min(left, len(row)) - 1]
+
+    c = col.c
+    v = 0.0
+    for g in range(NS):
+        v += cell(("sp", g, min(c[g], 5)), TAB[g][c[g]])
+    if col.g or col.b:
+        v += raptor_points(col.g, col.b)
+    v += cell(("rap", min(len(col.g), 3), min(len(col.b), 3)), 0.0)
+    for e in col.e:
+        m = col.sp(e)
+        d = max(-3, min(3, m - ob[e]))
+        v += cell(("egg", e, d, min(m, 3)), _egg(e, m, ob[e]))
+    if tb:
+        v += tb * TB_POINTS * sum(1 for x in c if x)
+    if eb:
+        v += eb * EB_POINTS * c[EGG_T]
+    return v
 
 
 # --- entry points ---------------------------------------------------------------------------------

@@ -1,0 +1,200 @@
+"""How the strong level's tables (:mod:`engine.cubosaurs.ai_values`) are measured.
+
+Seeded games of AI seats are played; at every draw from the deck (the moment a new hand
+starts) each measured player's collection is noted with the number of cards still to draw
+in the round (the one just drawn included), and at the round's end every note gets what
+that player's collection then scored, group by group:
+
+* ``("sp", g, k)``: the final points of table species ``g`` with ``k`` copies (5: 5 or more)
+  at the note;
+* ``("rap", greys, blacks)``: the final raptor points minus those at the note (3: 3 or more);
+* ``("egg", e, d, m)``: for each egg of species ``e`` held at the note, with ``m`` cards of
+  its species (3: 3 or more) and ``d`` = ``m`` minus the most any opponent had (-3..3), what
+  that egg finally scored (0 when it left the collection).
+
+``OPP`` comes from games of fast seats only (every seat measured: how a fast player's
+collection grows); ``SELF`` from games of one strong seat (using ``OPP`` only) among fast
+seats, the strong seat alone measured (how the strong player's own collection grows). Each
+cell is the mean of its notes shrunk toward a fallback by ``SHRINK`` notes (the points now;
+for ``SELF`` the ``OPP`` value), kept per number of cards still to draw (1..6n).
+
+Run ``python -m engine.cubosaurs.ai_measure`` to rebuild ``ai_values.py``'s text (minutes).
+Pure: no I/O but that ``__main__`` printing the module's text.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from engine.core import Seat
+from engine.cubosaurs import CUBOSAURS
+from engine.cubosaurs import ai as A
+from engine.cubosaurs import rules as R
+
+SHRINK = 10.0       # notes' weight of a cell's fallback
+OPP_GAMES = 1500    # games of fast seats per player count (seeds 50000 + 1000 n ..)
+SELF_GAMES = 1000   # games of one strong seat per player count (seeds 70000 + 1000 n ..)
+
+
+def draws(n: int) -> int:
+    """The cards drawn from the deck in a round of ``n`` players."""
+    return (R.CARDS_PER_PLAYER - R.START_CARDS) * n
+
+
+def _egg_fallback(e: int, d: int, m: int) -> float:
+    return float(A.PLUS[e] if m >= 1 and d >= 0 else A.MINUS[e])
+
+
+def _final_eggs(cols: list) -> list[list[int]]:
+    """Per player and egg species: what its egg scores (0 without one)."""
+    n = len(cols)
+    out = []
+    for q in range(n):
+        row = []
+        for e in range(A.RAPTOR_SP + 1):
+            if e not in cols[q].e:
+                row.append(0)
+                continue
+            ob = max(cols[x].sp(e) for x in range(n) if x != q)
+            row.append(A._egg(e, cols[q].sp(e), ob))
+        out.append(row)
+    return out
+
+
+def notes(n: int, games: int, seed: int, hero=None) -> dict:
+    """Raw sums: ``{(kind, *key, draws_left): [sum, count]}`` over ``games`` seeded games
+    (advanced rules every other game). ``hero``: a policy for one seat (moving every two
+    games), the only seat measured; else every seat is fast and measured."""
+    original, hooked = _round_end_hook()
+    R.end_round = hooked
+    try:
+        return _notes(n, games, seed, hero)
+    finally:
+        R.end_round = original
+        _ROUND_END.clear()
+
+
+def _notes(n: int, games: int, seed: int, hero) -> dict:
+    fast = A.FastPolicy()
+    stats: dict = defaultdict(lambda: [0.0, 0])
+    G = CUBOSAURS
+    for gi in range(games):
+        state = G.new_game([Seat(f"ai:{i}", f"AI {i}") for i in range(n)], seed + gi,
+                           {"advanced": gi % 2 == 0})
+        seat = (gi // 2) % n
+        measured = [seat] if hero is not None else list(range(n))
+        snaps: list = []
+        rnd = state.round
+        while not G.is_over(state):
+            if state.stage == "act" and state.hand_from is None and not state.debts:
+                snaps.append((len(state.deck) + 1, [A.Col(c) for c in state.collections]))
+            p = G.to_act(state)[0]
+            legal = G.legal_actions(state, p)
+            if len(legal) == 1:
+                a = legal[0]
+            else:
+                v = G.view(state, p)
+                pol = hero if hero is not None and p == seat else fast
+                a = pol.choose(v, legal, A.view_seed(v))
+            G.apply_in_place(state, p, a)
+            if state.round == rnd and not G.is_over(state):
+                continue
+            # the round is over: its scores, and the collections it ended with (noted by
+            # the wrapped rules.end_round)
+            scores = state.scores[rnd - 1]
+            eggs = _final_eggs(_ROUND_END.pop())
+            for dl, cols in snaps:
+                for q in measured:
+                    col = cols[q]
+                    for g in range(A.NS):
+                        cell = stats[("sp", g, min(col.c[g], 5), dl)]
+                        cell[0] += scores[q][A.SPECIES[g]]
+                        cell[1] += 1
+                    cell = stats[("rap", min(len(col.g), 3), min(len(col.b), 3), dl)]
+                    cell[0] += scores[q]["raptors"] - A.raptor_points(col.g, col.b)
+                    cell[1] += 1
+                    for e in col.e:
+                        m = col.sp(e)
+                        d = max(-3, min(3, m - max(cols[x].sp(e) for x in range(n) if x != q)))
+                        cell = stats[("egg", e, d, min(m, 3), dl)]
+                        cell[0] += eggs[q][e]
+                        cell[1] += 1
+            snaps = []
+            rnd = state.round
+    return dict(stats)
+
+
+_ROUND_END: list = []
+
+
+def _round_end_hook():
+    """Wrap ``rules.end_round`` to note the collections a round ends with."""
+    original = R.end_round
+
+    def end_round(s, events):
+        _ROUND_END.append([A.Col(c) for c in s.collections])
+        original(s, events)
+
+    return original, end_round
+
+
+def table(stats: dict, n: int, fallback) -> dict:
+    """The cells of one player count: ``{key: (value at 1 card left, .., at 6n)}``;
+    ``fallback(key, dl)``: the value of a cell without notes, and what notes are shrunk to."""
+    keys = sorted({k[:-1] for k in stats})
+    out = {}
+    for key in keys:
+        row = []
+        for dl in range(1, draws(n) + 1):
+            fb = fallback(key, dl)
+            s, c = stats.get((*key, dl), (0.0, 0))
+            row.append(round((s + SHRINK * fb) / (c + SHRINK), 2))
+        out[key] = tuple(row)
+    return out
+
+
+def points_now(key: tuple, _dl: int) -> float:
+    kind = key[0]
+    if kind == "sp":
+        return float(A.TAB[key[1]][key[2]])
+    if kind == "rap":
+        return 0.0
+    return _egg_fallback(key[1], key[2], key[3])
+
+
+def measure(ns=(2, 3, 4, 5), opp_games: int = OPP_GAMES, self_games: int = SELF_GAMES):
+    """``(OPP, SELF)``: ``{n: table}`` each (see the module's text)."""
+    opp = {n: table(notes(n, opp_games, 50000 + 1000 * n), n, points_now) for n in ns}
+    strong = A.StrongPolicy(tables=(opp, {}))
+    own = {}
+    for n in ns:
+        o = opp[n]
+
+        def fb(key, dl, o=o):
+            row = o.get(key)
+            return row[dl - 1] if row is not None else points_now(key, dl)
+
+        own[n] = table(notes(n, self_games, 70000 + 1000 * n, strong), n, fb)
+    return opp, own
+
+
+def module_text(opp: dict, own: dict) -> str:
+    lines = ['"""The strong level\'s tables, measured by :mod:`engine.cubosaurs.ai_measure`',
+             "(generated: do not edit by hand). ``OPP[n][key]`` / ``SELF[n][key]``: a tuple",
+             'of values, one per number of cards still to draw (1..6n)."""', "",
+             "# ruff: noqa: E501", ""]
+    for name, tables in (("OPP", opp), ("SELF", own)):
+        lines.append(f"{name} = {{")
+        for n, cells in sorted(tables.items()):
+            lines.append(f"    {n}: {{")
+            for key, row in cells.items():
+                vals = ", ".join(f"{v:g}" for v in row)
+                lines.append(f"        {key!r}: ({vals},),")
+            lines.append("    },")
+        lines.append("}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(module_text(*measure()))
