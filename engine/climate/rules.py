@@ -316,18 +316,33 @@ _FOOD = {c: {"type": "food", "card": c} for c in CARDS}
 _DONE = {"type": "done"}
 _NO_TRAITS: frozenset[str] = frozenset()
 _TRAIT_NAME = TRAIT_OF.__getitem__
-# per species id, made when first asked (at most 6 x 999 ids): the templates of its trait
-# action and of its two growths, the card still None (only ever copied, never handed out)
-_SPECIES_TEMPLATES: dict[int, tuple[dict, dict, dict]] = {}
+# The actions naming a species and a card (its trait action, its two growths), shared the
+# same way: per species id, three lists with a slot per card (CARDS' order), each action made
+# when first asked. Species ids repeat from game to game (1001, 1002, 2001...), so a process
+# soon has the actions it needs; at most _SHARED_MAX of them are kept (each about 200 bytes,
+# holding strings and ints only: the collector never walks them), then all are let go.
+_CARD_INDEX = {c: i for i, c in enumerate(CARDS)}
+_PER_SPECIES: dict[int, tuple[list, list, list]] = {}
+_SHARED_MAX = 12_000
+_shared = [0]  # the actions in _PER_SPECIES' lists
 
 
-def _species_templates(sid: int) -> tuple[dict, dict, dict]:
-    tpl = ({"type": "trait", "card": None, "species": sid},
-           {"type": "grow", "card": None, "species": sid, "what": "body"},
-           {"type": "grow", "card": None, "species": sid, "what": "pop"})
-    if type(sid) is int and 1000 < sid < 7000:  # a species id: the cache stays small
-        _SPECIES_TEMPLATES[sid] = tpl
-    return tpl
+def _species_slots(sid: int) -> tuple[list, list, list]:
+    slots = ([None] * len(CARDS), [None] * len(CARDS), [None] * len(CARDS))
+    if type(sid) is int and 1000 < sid < 7000:  # a species id
+        _PER_SPECIES[sid] = slots
+    return slots
+
+
+def _made(slot: list, i: int, action: dict) -> dict:
+    """``action`` kept in its slot (the first time it is asked); past _SHARED_MAX actions,
+    every species' lists are let go (the lists in hand stay valid)."""
+    slot[i] = action
+    _shared[0] += 1
+    if _shared[0] > _SHARED_MAX:
+        _PER_SPECIES.clear()
+        _shared[0] = 0
+    return action
 
 
 def play_actions(s: ClimateState, p: int) -> list[dict]:
@@ -339,46 +354,48 @@ def play_actions(s: ClimateState, p: int) -> list[dict]:
         acts.append(_DONE)
         return acts
     limit = max_traits(len(s.seats))
-    copy = dict.copy
-    templates = _SPECIES_TEMPLATES
-    # per species, once: the traits it holds with the template of its trait action when it
-    # may take one more, and the templates of its growths (body, then population); each
-    # such action is a copy with the card filled in (the keys keep the literal's order)
+    per = _PER_SPECIES
+    # per species, once: the traits it holds with its trait actions' slots when it may take
+    # one more, and its growths' slots (body, then population)
     takers = []
     grows = []
     for sp in row:
         sid = sp["id"]
-        tpl = templates.get(sid)
-        if tpl is None:
-            tpl = _species_templates(sid)
+        slots = per.get(sid)
+        if slots is None:
+            slots = _species_slots(sid)
         traits = sp["traits"]
         if not traits:
-            takers.append((_NO_TRAITS, tpl[0]))
+            takers.append((_NO_TRAITS, slots[0], sid))
         else:
             have = set(map(_TRAIT_NAME, traits))
             if len(have) < limit:
-                takers.append((have, tpl[0]))
+                takers.append((have, slots[0], sid))
         if sp["body"] < MAX_BODY:
-            grows.append(tpl[1])
+            grows.append((slots[1], sid, "body"))
         if sp["pop"] < MAX_POP:
-            grows.append(tpl[2])
+            grows.append((slots[2], sid, "pop"))
     exchange = _EXCHANGE if s.deck else None
     acts: list[dict] = []
     append = acts.append
     sides = _SPECIES_SIDES
+    index = _CARD_INDEX
     for c in hand:
+        i = index[c]
         if takers:
             t = TRAIT_OF[c]
-            for have, tpl in takers:
+            for have, slot, sid in takers:
                 if t not in have:
-                    d = copy(tpl)
-                    d["card"] = c
-                    append(d)
+                    a = slot[i]
+                    if a is None:
+                        a = _made(slot, i, {"type": "trait", "card": c, "species": sid})
+                    append(a)
         acts += sides[c]  # left, then right
-        for tpl in grows:
-            d = copy(tpl)
-            d["card"] = c
-            append(d)
+        for slot, sid, what in grows:
+            a = slot[i]
+            if a is None:
+                a = _made(slot, i, {"type": "grow", "card": c, "species": sid, "what": what})
+            append(a)
         if exchange is not None:
             append(exchange[c])
     for sp in row:
@@ -676,7 +693,8 @@ def step(s: ClimateState, p, action, observer=None) -> list[dict]:
     else:
         check_turn(s, p, to_act(s))
     kind = action["type"]
-    if kind not in PHASE_ACTIONS[phase]:
+    handler = PHASE_HANDLERS[phase].get(kind)  # the kinds PHASE_ACTIONS allows now
+    if handler is None:
         raise IllegalAction("wrong_phase", action=kind, phase=phase)
     if observer is None:  # a plain list (observe() asks for no observer)
         events = []
@@ -684,7 +702,7 @@ def step(s: ClimateState, p, action, observer=None) -> list[dict]:
         events = EventLog()
         events.observer = observer
     secret = phase == "food" or (phase == "play" and s.options["quick"])
-    HANDLERS[kind](s, p, action, events)
+    handler(s, p, action, events)
     # _bump's work inline: p's own secret move, or a public change (every key moves)
     if secret and s.phase == phase:
         s.keys[p] += 1
@@ -1514,3 +1532,6 @@ HANDLERS = {
     "negate": _act_negate,
     "pass": _act_pass,
 }
+# per phase, the handlers of the kinds PHASE_ACTIONS allows in it (step's one lookup)
+PHASE_HANDLERS = {phase: {kind: HANDLERS[kind] for kind in kinds}
+                  for phase, kinds in PHASE_ACTIONS.items()}
