@@ -974,13 +974,14 @@ class StrongPolicy(Policy):
 
     def follow(self, sim, me: int, first: dict) -> None:
         """Play ``first``, then the fast rules for every seat until the hand is kept (the
-        next hand is drawn), the round ends or a tile draws from the deck."""
+        next hand is drawn) or the round ends; a player who bought a tile goes on with the
+        same hand (``bought``), a tile's draw is the imagined deck's."""
         prm = self.params
         rnd = sim.round
         _step(sim, me, first)
         steps = 0
         while sim.stage == "act" and sim.round == rnd and steps < 60 and (
-                sim.hand_from is not None or sim.debts):
+                sim.hand_from is not None or sim.debts or sim.bought):
             p = R.to_act(sim)[0]
             _step(sim, p, fast_decide(pos_from_state(sim, prm), p))
             steps += 1
