@@ -438,6 +438,13 @@ def _blockers(row: list[dict], ti: int, a: dict, at: list[str], size: int, negat
     t = row[ti]
     if size <= t["body"]:
         return None
+    if not t["traits"]:  # no trait: only a neighbour's Warning Call may be in the way
+        if "ambush" not in at and "warning_call" not in negated and (
+                (ti > 0 and row[ti - 1]["traits"] and "warning_call" in face_up(row[ti - 1]))
+                or (ti + 1 < len(row) and row[ti + 1]["traits"]
+                    and "warning_call" in face_up(row[ti + 1]))):
+            return ["warning_call"]
+        return []
     tt = set(face_up(t))
     tt.difference_update(negated)
     if ignore is not None:
@@ -675,7 +682,8 @@ def step(s: ClimateState, p, action, observer=None) -> list[dict]:
 
     Every check happens before the first change, so an :class:`IllegalAction` leaves the
     state as it was."""
-    check_action(action)
+    if not fits(action, _PLAIN):  # check_action: its first test here, the rest there
+        check_action(action)
     phase = s.phase
     if phase == "over":
         raise IllegalAction("game_over")
@@ -1051,7 +1059,7 @@ def _take(s: ClimateState, p: int, i: int, food: str, source: str, amount: int, 
     right. Returns the food taken."""
     row = s.rows[p]
     sp = row[i]
-    up = face_up(sp)
+    up = face_up(sp) if sp["traits"] else _NO_TRAITS  # no trait: none of the tests below
     if food == "plant":
         if "carnivore" in up:
             return 0
@@ -1286,6 +1294,15 @@ def _act_feed(s: ClimateState, p: int, action: dict, events: list) -> None:
             break
     else:
         raise IllegalAction("not_your_species", species=sid)
+    if not sp["traits"]:  # no trait: room is pop - food, no Nocturnal (the checks below)
+        if sp["pop"] - sp["food"] <= 0:
+            raise IllegalAction("full", species=sid)
+        if s.wh <= 0:
+            raise IllegalAction("no_plants")
+        events.append({"type": "feed", "player": p, "species": sid, "night": False})
+        _take(s, p, i, "plant", "wh", F["plant"], "feed", events)
+        _next_turn(s, (p + 1) % s.n, events)
+        return
     up = face_up(sp)
     if "carnivore" in up:
         raise IllegalAction("carnivore_no_plants", species=sp["id"])
