@@ -1366,6 +1366,20 @@ BLIND = frozenset({"rate_evolutionniste", "eon_calme"})
 # 0.433 -> 0.470 with 0.6; 4 and 5 players did not gain from it: 0.403 -> 0.396, 0.364 -> 0.341.)
 AUCTION_REL = {3: 0.6}
 AUCTION_REL_MANY = 0.25
+# How much the strong level's auction counts the gains of the rival(s) ahead in the game
+# (their estimated final score within LEAD_MARGIN of the best), on top of AUCTION_REL shared
+# by every rival; by player count (none: the plain AUCTION_REL mix).
+AUCTION_LEAD: dict[int, float] = {}
+LEAD_MARGIN = 3.0
+
+# The weight of the best rival (against the rivals' average) when the strong level judges a
+# future, by player count. Only a first place wins: with 3 or 4 rivals, what the ones behind
+# gain or lose hardly changes our chance, and the margin over the best of them is the score
+# (issue 22: with the 0.5 mix strong won less than an equal seat's share at 5 players on
+# seeds 1000.., 0.15; with the margin, on 100 games from seed 5000, 4 players 0.365 -> 0.44,
+# 5 players 0.375 -> 0.425, and 0.15 -> 0.235 on seeds 1000's 66 five-player games).
+REL_BEST = {3: 0.5}
+REL_BEST_MANY = 1.0
 
 
 class StrongPolicy(Policy):
@@ -1396,7 +1410,7 @@ class StrongPolicy(Policy):
 
     def __init__(self, params: Params | None = None, width: int = 6, budget: int = 900,
                  roll_bids: bool = True, auction_rel: float | None = None,
-                 rel_best: float = 0.5,
+                 rel_best: float | None = None, auction_lead: float | None = None,
                  extra_attacks: int = 3, min_odds: float = 0.3, horizon: str = "turn",
                  kinds: tuple[str, ...] | None = None, card_floor: float = -5.0) -> None:
         self.params = params or DEFAULT
@@ -1406,7 +1420,10 @@ class StrongPolicy(Policy):
         self.roll_bids = roll_bids      # rollouts for bids (else the fast rule bids)
         # weight of the opponents' gains in an auction (None: AUCTION_REL by player count)
         self.auction_rel = auction_rel
-        self.rel_best = rel_best        # best vs average opponent in a score
+        # best vs average opponent in a score (None: REL_BEST by player count)
+        self.rel_best = rel_best
+        # extra weight of the leading rival's gain in an auction (None: AUCTION_LEAD by count)
+        self.auction_lead = auction_lead
         self.extra_attacks = extra_attacks
         self.min_odds = min_odds        # lowest win chance of an extra attack candidate
         self.horizon = horizon          # "turn", or "next": through next turn's survival
@@ -1471,8 +1488,13 @@ class StrongPolicy(Policy):
             if rel is None:
                 rel = AUCTION_REL.get(s.n, AUCTION_REL_MANY)
             cap = max(8, self.budget // len(cands))
+            lead = self.auction_lead
+            if lead is None:
+                lead = AUCTION_LEAD.get(s.n, 0.0)
+            weights = self._rival_weights(s, me, rel, lead) if lead else None
             for i, a in enumerate(cands):
-                scores[i] = self._auction_rollout(base.clone(), me, a, values, cap, rel)
+                scores[i] = self._auction_rollout(base.clone(), me, a, values, cap, rel,
+                                                  weights)
         else:
             # (candidate, climate shift to force, weight, die to force) for every rollout
             split = not climate_rolled(s) or self.horizon == "next"
@@ -1500,10 +1522,25 @@ class StrongPolicy(Policy):
     def _score(self, vals: list[float], me: int, rel: float) -> float:
         others = sorted((vals[q] for q in range(len(vals)) if q != me), reverse=True)
         rb = self.rel_best
+        if rb is None:
+            rb = REL_BEST.get(len(vals), REL_BEST_MANY)
         return vals[me] - rel * (rb * others[0] + (1.0 - rb) * sum(others) / len(others))
 
+    def _rival_weights(self, s, me: int, rel: float, lead: float) -> list[float]:
+        """How much each rival's auction gain counts against ours: ``rel`` shared by them
+        all, and ``lead`` more for the rival(s) ahead in the game (the best estimate of the
+        final score, :func:`player_value`, within LEAD_MARGIN of the best)."""
+        lw = leaf_weights(s)
+        stand = [player_value(s, q, lw, self.params) for q in range(s.n)]
+        top = max(stand[q] for q in range(s.n) if q != me)
+        leaders = [q for q in range(s.n) if q != me and stand[q] >= top - LEAD_MARGIN]
+        w = [0.0 if q == me else rel / (s.n - 1) for q in range(s.n)]
+        for q in leaders:
+            w[q] += lead / len(leaders)
+        return w
+
     def _auction_rollout(self, sim, me: int, first: dict, values: list[dict], cap: int,
-                         rel: float) -> float:
+                         rel: float, weights: list[float] | None = None) -> float:
         """Play the auction to its end; each seat gains its (scaled) value of the gene it
         buys minus what it pays."""
         prm = self.params
@@ -1525,6 +1562,8 @@ class StrongPolicy(Policy):
             if events is None:
                 break
             steps += 1
+        if weights is not None:
+            return gain[me] - sum(w * g for w, g in zip(weights, gain, strict=True)) + keep
         return self._score(gain, me, rel) + keep
 
     def _rollout(self, sim, me: int, first: dict, delta: int | None, cap: int) -> float:
