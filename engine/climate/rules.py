@@ -783,9 +783,11 @@ def _act_food(s: ClimateState, p: int, action: dict, events: list) -> None:
     food[p] = c
     events.append({"type": "chosen", "player": p, "step": "food"})
     hands = s.hands
-    if not any(x is None and hands[q] for q, x in enumerate(food)):  # not to_act(s)
-        events.append({"type": "food_cards", "count": sum(c is not None for c in s.food)})
-        _start_play(s, events)
+    for q, x in enumerate(food):  # not to_act(s): nobody still holds cards without one down
+        if x is None and hands[q]:
+            return
+    events.append({"type": "food_cards", "count": sum(c is not None for c in s.food)})
+    _start_play(s, events)
 
 
 # --- phase 3: play cards ----------------------------------------------------------------------
@@ -1270,9 +1272,10 @@ def _next_turn(s: ClimateState, start: int, events: list) -> None:
     """The next feeding turn: the first player from ``start`` clockwise who must feed a
     species, or may (and has not passed); nobody: feeding ends."""
     s.night = []
+    passed = s.passed
     for q in order_from(s, start):
         # feeding_options(s, q): an owed action, or any while q has not passed
-        if feeding_wanted(s, q, s.passed[q]):
+        if feeding_wanted(s, q, passed[q]):
             s.current = q
             events.append({"type": "feed_turn", "player": q})
             return
