@@ -1366,12 +1366,6 @@ BLIND = frozenset({"rate_evolutionniste", "eon_calme"})
 # 0.433 -> 0.470 with 0.6; 4 and 5 players did not gain from it: 0.403 -> 0.396, 0.364 -> 0.341.)
 AUCTION_REL = {3: 0.6}
 AUCTION_REL_MANY = 0.25
-# How much the strong level's auction counts the gains of the rival(s) ahead in the game
-# (their estimated final score within LEAD_MARGIN of the best), on top of AUCTION_REL shared
-# by every rival; by player count (none: the plain AUCTION_REL mix).
-AUCTION_LEAD: dict[int, float] = {}
-LEAD_MARGIN = 3.0
-
 # The weight of the best rival (against the rivals' average) when the strong level judges a
 # future, by player count. Only a first place wins: with 3 or 4 rivals, what the ones behind
 # gain or lose hardly changes our chance, and the margin over the best of them is the score
@@ -1401,8 +1395,9 @@ class StrongPolicy(Policy):
     :func:`hand_value` instead), which keeps them cheap and free of guesses about the other
     hands. A candidate that starts a fight is played out twice, once won and once lost, and
     weighted by the odds. Every candidate shares the same imagined dice. A candidate's score
-    is ours minus a mix of the best and the average opponent's; the best score wins, ties go
-    to the fast rules' own choice. The work is bounded by ``budget`` simulated actions per
+    is ours minus a mix of the best and the average opponent's (:data:`REL_BEST`: with 4 or 5
+    players the best one's alone, the margin that decides a first place); the best score
+    wins, ties go to the fast rules' own choice. The work is bounded by ``budget`` simulated actions per
     decision.
     """
 
@@ -1410,7 +1405,7 @@ class StrongPolicy(Policy):
 
     def __init__(self, params: Params | None = None, width: int = 6, budget: int = 900,
                  roll_bids: bool = True, auction_rel: float | None = None,
-                 rel_best: float | None = None, auction_lead: float | None = None,
+                 rel_best: float | None = None,
                  extra_attacks: int = 3, min_odds: float = 0.3, horizon: str = "turn",
                  kinds: tuple[str, ...] | None = None, card_floor: float = -5.0) -> None:
         self.params = params or DEFAULT
@@ -1422,8 +1417,6 @@ class StrongPolicy(Policy):
         self.auction_rel = auction_rel
         # best vs average opponent in a score (None: REL_BEST by player count)
         self.rel_best = rel_best
-        # extra weight of the leading rival's gain in an auction (None: AUCTION_LEAD by count)
-        self.auction_lead = auction_lead
         self.extra_attacks = extra_attacks
         self.min_odds = min_odds        # lowest win chance of an extra attack candidate
         self.horizon = horizon          # "turn", or "next": through next turn's survival
@@ -1488,13 +1481,8 @@ class StrongPolicy(Policy):
             if rel is None:
                 rel = AUCTION_REL.get(s.n, AUCTION_REL_MANY)
             cap = max(8, self.budget // len(cands))
-            lead = self.auction_lead
-            if lead is None:
-                lead = AUCTION_LEAD.get(s.n, 0.0)
-            weights = self._rival_weights(s, me, rel, lead) if lead else None
             for i, a in enumerate(cands):
-                scores[i] = self._auction_rollout(base.clone(), me, a, values, cap, rel,
-                                                  weights)
+                scores[i] = self._auction_rollout(base.clone(), me, a, values, cap, rel)
         else:
             # (candidate, climate shift to force, weight, die to force) for every rollout
             split = not climate_rolled(s) or self.horizon == "next"
@@ -1526,21 +1514,8 @@ class StrongPolicy(Policy):
             rb = REL_BEST.get(len(vals), REL_BEST_MANY)
         return vals[me] - rel * (rb * others[0] + (1.0 - rb) * sum(others) / len(others))
 
-    def _rival_weights(self, s, me: int, rel: float, lead: float) -> list[float]:
-        """How much each rival's auction gain counts against ours: ``rel`` shared by them
-        all, and ``lead`` more for the rival(s) ahead in the game (the best estimate of the
-        final score, :func:`player_value`, within LEAD_MARGIN of the best)."""
-        lw = leaf_weights(s)
-        stand = [player_value(s, q, lw, self.params) for q in range(s.n)]
-        top = max(stand[q] for q in range(s.n) if q != me)
-        leaders = [q for q in range(s.n) if q != me and stand[q] >= top - LEAD_MARGIN]
-        w = [0.0 if q == me else rel / (s.n - 1) for q in range(s.n)]
-        for q in leaders:
-            w[q] += lead / len(leaders)
-        return w
-
     def _auction_rollout(self, sim, me: int, first: dict, values: list[dict], cap: int,
-                         rel: float, weights: list[float] | None = None) -> float:
+                         rel: float) -> float:
         """Play the auction to its end; each seat gains its (scaled) value of the gene it
         buys minus what it pays."""
         prm = self.params
@@ -1562,8 +1537,6 @@ class StrongPolicy(Policy):
             if events is None:
                 break
             steps += 1
-        if weights is not None:
-            return gain[me] - sum(w * g for w, g in zip(weights, gain, strict=True)) + keep
         return self._score(gain, me, rel) + keep
 
     def _rollout(self, sim, me: int, first: dict, delta: int | None, cap: int) -> float:
