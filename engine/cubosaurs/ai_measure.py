@@ -6,17 +6,21 @@ in the round (the one just drawn included), and at the round's end every note ge
 that player's collection then scored, group by group:
 
 * ``("sp", g, k)``: the final points of table species ``g`` with ``k`` copies (5: 5 or more)
-  at the note;
+  at the note; ``("spe", g, k, h)``: the same, ``h`` 1 when the collection held the egg of
+  ``g`` (an egg's holder keeps its species' cards);
 * ``("rap", greys, blacks)``: the final raptor points minus those at the note (3: 3 or more);
+  ``("rapu", greys, blacks, u)``: the same, ``u`` the values of the raptors left alone at the
+  note (6: 6 or more; a lone 4 waits for its partner);
 * ``("egg", e, d, m)``: for each egg of species ``e`` held at the note, with ``m`` cards of
   its species (3: 3 or more) and ``d`` = ``m`` minus the most any opponent had (-3..3), what
   that egg finally scored (0 when it left the collection).
 
 ``OPP`` comes from games of fast seats only (every seat measured: how a fast player's
 collection grows); ``SELF`` from games of one strong seat (using ``OPP`` only) among fast
-seats, the strong seat alone measured (how the strong player's own collection grows). Each
-cell is the mean of its notes shrunk toward a fallback by ``SHRINK`` notes (the points now;
-for ``SELF`` the ``OPP`` value), kept per number of cards still to draw (1..6n).
+seats, the strong seat alone measured (how the strong player's own collection grows; not
+used: measured no better). Each cell is the mean of its notes shrunk toward a fallback by
+``SHRINK`` notes (the points now; a ``spe`` / ``rapu`` cell toward its ``sp`` / ``rap``
+cell; for ``SELF`` the ``OPP`` value), kept per number of cards still to draw (1..6n).
 
 Run ``python -m engine.cubosaurs.ai_measure`` to rebuild ``ai_values.py``'s text (minutes).
 Pure: no I/O but that ``__main__`` printing the module's text.
@@ -32,7 +36,7 @@ from engine.cubosaurs import ai as A
 from engine.cubosaurs import rules as R
 
 SHRINK = 10.0       # notes' weight of a cell's fallback
-OPP_GAMES = 1500    # games of fast seats per player count (seeds 50000 + 1000 n ..)
+OPP_GAMES = 2500    # games of fast seats per player count (seeds 50000 + 1000 n ..)
 SELF_GAMES = 1000   # games of one strong seat per player count (seeds 70000 + 1000 n ..)
 
 
@@ -107,12 +111,18 @@ def _notes(n: int, games: int, seed: int, hero) -> dict:
                 for q in measured:
                     col = cols[q]
                     for g in range(A.NS):
-                        cell = stats[("sp", g, min(col.c[g], 5), dl)]
-                        cell[0] += scores[q][A.SPECIES[g]]
+                        k = min(col.c[g], 5)
+                        for key in (("sp", g, k, dl), ("spe", g, k, int(g in col.e), dl)):
+                            cell = stats[key]
+                            cell[0] += scores[q][A.SPECIES[g]]
+                            cell[1] += 1
+                    rp = A.raptor_points(col.g, col.b)
+                    ng, nb = min(len(col.g), 3), min(len(col.b), 3)
+                    u = min((sum(col.g) + sum(col.b) - rp) // 2, 6)
+                    for key in (("rap", ng, nb, dl), ("rapu", ng, nb, u, dl)):
+                        cell = stats[key]
+                        cell[0] += scores[q]["raptors"] - rp
                         cell[1] += 1
-                    cell = stats[("rap", min(len(col.g), 3), min(len(col.b), 3), dl)]
-                    cell[0] += scores[q]["raptors"] - A.raptor_points(col.g, col.b)
-                    cell[1] += 1
                     for e in col.e:
                         m = col.sp(e)
                         d = max(-3, min(3, m - max(cols[x].sp(e) for x in range(n) if x != q)))
@@ -138,26 +148,39 @@ def _round_end_hook():
     return original, end_round
 
 
+PARENT = {"spe": "sp", "rapu": "rap"}  # a finer cell's coarser one (its fallback)
+
+
 def table(stats: dict, n: int, fallback) -> dict:
     """The cells of one player count: ``{key: (value at 1 card left, .., at 6n)}``;
-    ``fallback(key, dl)``: the value of a cell without notes, and what notes are shrunk to."""
-    keys = sorted({k[:-1] for k in stats})
-    out = {}
+    ``fallback(key, dl)``: the value of a cell without notes, and what notes are shrunk to
+    (a finer cell's: its coarser cell's value)."""
+    keys = sorted({k[:-1] for k in stats}, key=lambda k: (k[0] in PARENT, k))
+    out: dict = {}
     for key in keys:
-        row = []
-        for dl in range(1, draws(n) + 1):
-            fb = fallback(key, dl)
-            s, c = stats.get((*key, dl), (0.0, 0))
-            row.append(round((s + SHRINK * fb) / (c + SHRINK), 2))
-        out[key] = tuple(row)
+        if key[0] in PARENT:
+            parent = (PARENT[key[0]], *key[1:3])
+            if parent in out:
+                out[key] = _cells(stats, n, key, lambda _k, dl, p=out[parent]: p[dl - 1])
+                continue
+        out[key] = _cells(stats, n, key, fallback)
     return out
+
+
+def _cells(stats: dict, n: int, key: tuple, fallback) -> tuple:
+    row = []
+    for dl in range(1, draws(n) + 1):
+        fb = fallback(key, dl)
+        s, c = stats.get((*key, dl), (0.0, 0))
+        row.append(round((s + SHRINK * fb) / (c + SHRINK), 2))
+    return tuple(row)
 
 
 def points_now(key: tuple, _dl: int) -> float:
     kind = key[0]
-    if kind == "sp":
+    if kind in ("sp", "spe"):
         return float(A.TAB[key[1]][key[2]])
-    if kind == "rap":
+    if kind in ("rap", "rapu"):
         return 0.0
     return _egg_fallback(key[1], key[2], key[3])
 
