@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import io
 import json
@@ -131,12 +132,23 @@ def can_manage(interaction: discord.Interaction) -> bool:
                                     for r in getattr(interaction.user, "roles", []))
 
 
+def let_go(interaction: discord.Interaction) -> None:
+    """Its handler has ended: nothing answers through ``interaction.response`` any more (a
+    table edits later through a slim copy: cogs/table.py ``slim``). The interaction and its
+    InteractionResponse refer to each other; without that cycle, reference counting frees
+    the interaction and all it holds (its message, member, data) when the last task that
+    copied its handler's context ends, even if the collector froze them meanwhile
+    (ops/memory.py: a frozen cycle is never freed)."""
+    with contextlib.suppress(AttributeError):
+        del interaction._cs_response
+
+
 async def load_channel_game(interaction: discord.Interaction) -> bool:
     """Before any command, autocomplete or press: the channel's game and the server's
     settings in memory (both are read when first used). False (the user told why) if the
     store fails, or if the bot is stopping (nothing new is started then). The interaction
     is followed to the end of this handler (ops.interactions: metrics, the graceful stop)."""
-    interactions.attach(interaction.response.is_done)
+    interactions.attach(interaction.response.is_done, functools.partial(let_go, interaction))
     if getattr(interaction.client, "stopping", False):
         if interaction.type != discord.InteractionType.autocomplete:
             await send_ephemeral(interaction, refusal(HostError("restarting"),

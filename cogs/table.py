@@ -399,7 +399,9 @@ class Press:
     """A press being handled (:meth:`TableListener.pressing`): its own commit claims its
     table (``table``) so that the press's answer shows the move, not the writer."""
 
-    interaction: discord.Interaction
+    # None once answered: tasks the press started copy its context (and this Press) and
+    # may live for seconds, and the interaction is let go (cogs/common.py let_go)
+    interaction: discord.Interaction | None
     game_id: int
     table: Table | None = None
     done: bool = False
@@ -579,6 +581,7 @@ class TableListener:
             table.holds.discard(press.interaction.id)
             if (table.dirty or table.retired) and not table.holds:
                 self._wake(table)
+        press.interaction = None
 
     async def answer_press(self, press: Press) -> bool:
         """Answer a press by editing the message pressed in the interaction's own answer
@@ -588,7 +591,7 @@ class TableListener:
         answers). The pressed message keeps the interaction as its editor."""
         press.done = True
         table = press.table
-        interaction = press.interaction
+        interaction, press.interaction = press.interaction, None
         if table is None:
             return False
         message_id = interaction.message.id

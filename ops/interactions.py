@@ -35,7 +35,7 @@ class Tracked:
     """One interaction on its way through the bot."""
 
     __slots__ = ("book", "id", "kind", "started", "answered_at", "mark", "task", "finished",
-                 "responded")
+                 "responded", "release")
 
     def __init__(self, book: Interactions, interaction_id: int, kind: str, now: float) -> None:
         self.book = book
@@ -47,6 +47,7 @@ class Tracked:
         self.task: asyncio.Task | None = None
         self.finished = False
         self.responded: Callable[[], bool] | None = None  # asks discord.py, at the end
+        self.release: Callable[[], None] | None = None  # once it ended (see _finish)
 
     def was_answered(self) -> bool:
         if self.answered_at is not None:
@@ -106,6 +107,15 @@ class Interactions:
         if self.metrics is not None:
             self.metrics.interaction_done(tracked.kind, tracked.outcome,
                                           self.now() - tracked.started)
+        # The record refers no more to the handler's task (whose context refers to the
+        # record: a cycle) nor, through ``responded``, to the interaction; ``release`` lets
+        # the interaction go. Tasks started by the handler copy its context and keep the
+        # record for seconds; frozen by the collector meanwhile (ops/memory.py), a cycle
+        # is never freed (2,000 live games: 150,000 objects in 240 s).
+        release = tracked.release
+        tracked.task = tracked.responded = tracked.release = None
+        if release is not None:
+            release()
 
     def forget_stale(self) -> None:
         """Records that no handler took and that were never answered end as unanswered."""
@@ -129,10 +139,12 @@ class Interactions:
             await asyncio.wait(tasks, timeout=left)
 
 
-def attach(responded: Callable[[], bool] | None = None) -> None:
+def attach(responded: Callable[[], bool] | None = None,
+           release: Callable[[], None] | None = None) -> None:
     """Called by the handler task (the game-loading check): the current interaction ends when
     this task does. ``responded`` tells then whether it was answered (discord.py's
-    ``interaction.response.is_done``), should its answer not have been seen on the way out."""
+    ``interaction.response.is_done``), should its answer not have been seen on the way out;
+    ``release`` is called once it has ended."""
     tracked = _current.get()
     if tracked is None or tracked.task is not None or tracked.finished:
         return
@@ -141,6 +153,7 @@ def attach(responded: Callable[[], bool] | None = None) -> None:
         return
     tracked.task = task
     tracked.responded = responded
+    tracked.release = release
     task.add_done_callback(lambda _t: tracked.book._finish(tracked))
 
 

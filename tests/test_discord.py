@@ -366,3 +366,38 @@ async def test_board_is_private_and_drawn_once_per_position(simcord_env):
                  for a in m.attachments]
         assert [a.filename for a in files] == ["board.png"]
     assert cog._boards[game.id, "en"][0] == game.seq  # one drawing served both
+
+
+async def test_interactions_are_freed_without_the_collector(simcord_env):
+    """Issue 25: a real bot freezes what lives (ops/memory.py), and a frozen cycle is never
+    freed. Once its handler has ended an interaction is in no cycle (cogs/common.py let_go,
+    ops/interactions.py), so reference counting alone frees it with its message, member
+    and data: here with the collector off. (The tables and lobbies keep slim copies, without
+    their data, to edit through their tokens.)"""
+    import gc
+
+    import discord
+
+    def originals() -> int:
+        return sum(type(o) is discord.Interaction and hasattr(o, "data")
+                   for o in gc.get_objects())
+
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("evo")
+    users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
+    gc.collect()
+    before = originals()
+    gc.disable()
+    try:
+        game = await open_table(env, channel, users)
+        for _ in range(3):
+            seat = game.awaiting()[0]
+            user = next(u for u in users if game.seat_of(u.id) == seat)
+            await user.slash(channel, "evo hand")
+            await user.click(last_table(channel), custom_id=custom_ids(last_table(channel))[0])
+        await flush(env)
+        await asyncio.sleep(0)
+        assert game.seq >= 3 and originals() == before
+    finally:
+        gc.enable()
