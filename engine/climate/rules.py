@@ -318,25 +318,33 @@ _NO_TRAITS: frozenset[str] = frozenset()
 _TRAIT_NAME = TRAIT_OF.__getitem__
 # The actions naming a species and a card (its trait action, its two growths), shared the
 # same way: per species id, three lists with a slot per card (CARDS' order), each action made
-# when first asked. Species ids repeat from game to game (1001, 1002, 2001...), so a process
-# soon has the actions it needs; at most _SHARED_MAX of them are kept (each about 200 bytes,
-# holding strings and ints only: the collector never walks them), then all are let go.
+# when first asked, then the species id and what the list holds ("trait", "body", "pop").
+# Species ids repeat from game to game (1001, 1002, 2001...), so a process soon has the
+# actions it needs; at most _SHARED_MAX of them are kept (each about 200 bytes, holding
+# strings and ints only: the collector never walks them), then all are let go.
 _CARD_INDEX = {c: i for i, c in enumerate(CARDS)}
 _PER_SPECIES: dict[int, tuple[list, list, list]] = {}
 _SHARED_MAX = 12_000
 _shared = [0]  # the actions in _PER_SPECIES' lists
+_N_CARDS = len(CARDS)
 
 
 def _species_slots(sid: int) -> tuple[list, list, list]:
-    slots = ([None] * len(CARDS), [None] * len(CARDS), [None] * len(CARDS))
+    slots = tuple([None] * _N_CARDS + [sid, what] for what in ("trait", "body", "pop"))
     if type(sid) is int and 1000 < sid < 7000:  # a species id
         _PER_SPECIES[sid] = slots
     return slots
 
 
-def _made(slot: list, i: int, action: dict) -> dict:
-    """``action`` kept in its slot (the first time it is asked); past _SHARED_MAX actions,
-    every species' lists are let go (the lists in hand stay valid)."""
+def _made(slot: list, i: int, c: str) -> dict:
+    """Card ``c``'s action of ``slot``'s list, made and kept (the first time it is asked);
+    past _SHARED_MAX actions, every species' lists are let go (the lists in hand stay
+    valid)."""
+    sid, what = slot[_N_CARDS], slot[_N_CARDS + 1]
+    if what == "trait":
+        action = {"type": "trait", "card": c, "species": sid}
+    else:
+        action = {"type": "grow", "card": c, "species": sid, "what": what}
     slot[i] = action
     _shared[0] += 1
     if _shared[0] > _SHARED_MAX:
@@ -355,8 +363,8 @@ def play_actions(s: ClimateState, p: int) -> list[dict]:
         return acts
     limit = max_traits(len(s.seats))
     per = _PER_SPECIES
-    # per species, once: the traits it holds with its trait actions' slots when it may take
-    # one more, and its growths' slots (body, then population)
+    # per species, once: the traits it holds with its trait actions' list when it may take
+    # one more, and the lists of the growths it may make (body, then population)
     takers = []
     grows = []
     for sp in row:
@@ -366,15 +374,15 @@ def play_actions(s: ClimateState, p: int) -> list[dict]:
             slots = _species_slots(sid)
         traits = sp["traits"]
         if not traits:
-            takers.append((_NO_TRAITS, slots[0], sid))
+            takers.append((_NO_TRAITS, slots[0]))
         else:
             have = set(map(_TRAIT_NAME, traits))
             if len(have) < limit:
-                takers.append((have, slots[0], sid))
+                takers.append((have, slots[0]))
         if sp["body"] < MAX_BODY:
-            grows.append((slots[1], sid, "body"))
+            grows.append(slots[1])
         if sp["pop"] < MAX_POP:
-            grows.append((slots[2], sid, "pop"))
+            grows.append(slots[2])
     exchange = _EXCHANGE if s.deck else None
     acts: list[dict] = []
     append = acts.append
@@ -384,18 +392,14 @@ def play_actions(s: ClimateState, p: int) -> list[dict]:
         i = index[c]
         if takers:
             t = TRAIT_OF[c]
-            for have, slot, sid in takers:
+            for have, slot in takers:
                 if t not in have:
                     a = slot[i]
-                    if a is None:
-                        a = _made(slot, i, {"type": "trait", "card": c, "species": sid})
-                    append(a)
+                    append(_made(slot, i, c) if a is None else a)
         acts += sides[c]  # left, then right
-        for slot, sid, what in grows:
+        for slot in grows:
             a = slot[i]
-            if a is None:
-                a = _made(slot, i, {"type": "grow", "card": c, "species": sid, "what": what})
-            append(a)
+            append(_made(slot, i, c) if a is None else a)
         if exchange is not None:
             append(exchange[c])
     for sp in row:
