@@ -27,6 +27,9 @@ the step is public and its events reveal everything.
 Actions (``rules.ACTION_SHAPES`` is the exact shape table for ``engine.core.check_shape``;
 ``CLIMATE.check_action`` checks it, and ``apply_action`` checks it first)
 -----------------------------------------------------------------------------------------
+``legal_actions`` returns a new list each time, but its action dicts may be shared between
+calls (the same objects handed out again, for speed): never change one, copy it first.
+
 Food card (secret): ``{"type": "food", "card": CARD}`` (a hand card, face down on the
 Watering Hole).
 Play cards (in turn order from the first player; in the Quick game secret and simultaneous):
