@@ -12,7 +12,9 @@ The contract, in the spirit of OpenSpiel's Python games:
   only for event cards, where ``{"type": "pass"}`` is always legal (the host may pass for a
   human who asked it to); False in every other decision, and always False in a game without
   such windows
-* ``legal_actions(state, player)`` -> every legal action of that player, as plain dicts
+* ``legal_actions(state, player)`` -> every legal action of that player, as plain dicts,
+  in a new list; the dicts are read-only (a game may hand out the same dict again, e.g.
+  Climate): copy one before changing it
 * ``check_action(action)`` -> None, or :class:`IllegalAction` when ``action`` does not have
   the exact shape of one of the game's action types (see :func:`check_shape`); needs no state
 * ``apply_action(state, player, action, observer=None)`` -> ``(new_state, events)``; the old
