@@ -911,33 +911,42 @@ class StrongPolicy(Policy):
     """The fast values' shortlist, each option followed to its hand's end and valued by
     measured tables.
 
-    At a keep / pass / buy decision, the fast rules value every option; the best ``width``
-    within ``gap`` points of the best one are candidates. Each candidate is applied to an
-    imagined state (``determinize``: only the deck's order is unknown, and the hand's journey
-    does not depend on it) and the hand is followed until someone keeps it: every seat,
-    ``me`` included when the hand comes back, answers as the fast rules do (they see only
-    the public position, so a fast neighbour's answer is exactly predicted: which card it
-    adds, whether it keeps the hand). The position then reached is valued for every player
-    by :meth:`value`: the finished rounds, the DNA tokens' worth and the collection's
-    *expected* round score from the measured tables (:mod:`engine.cubosaurs.ai_values`:
-    what such a collection finally scored, group by group, with that many cards still to
-    draw: a species' copies, the raptors, each egg against the best opponent's count; the
-    fast players' collections, ``OPP``: a table of the strong level's own, ``SELF``, measured
-    no better and is left empty). A candidate scores
-    ``me``'s value minus ``rel_best`` of the best opponent's and the rest of their average,
-    plus ``prior`` times its fast value; the best wins, ties to the fast choice.
-    (Against fast players, 150 games: 4 players win 0.44, 5 players 0.33, fair 0.25 / 0.20;
-    with rollouts to the round's end instead 0.35 / 0.29; see ``ai_measure`` for the tables.)
+    At a keep / pass / buy decision, the fast rules value every option (weighing the passes
+    of ``pass_width`` cards, more than they do themselves); the best ``width`` within ``gap``
+    points of the best one are candidates. Each candidate is applied to an imagined state
+    (``determinize``: only the deck's order is unknown, and the hand's journey does not
+    depend on it) and the hand is followed until someone keeps it: every seat, ``me``
+    included when the hand comes back, answers as the fast rules do (they see only the
+    public position, so a fast neighbour's answer is exactly predicted: which card it adds,
+    whether it keeps the hand). The position then reached is valued for every player by the
+    finished rounds, the DNA tokens' worth and the collection's *expected* round score from
+    the measured tables (:mod:`engine.cubosaurs.ai_values`: what such a collection finally
+    scored, group by group, with that many cards still to draw: a species' copies, the
+    raptors, each egg against the best opponent's count; the fast players' collections,
+    ``OPP``: a table of the strong level's own, ``SELF``, measured no better and is left
+    empty); a candidate scores ``me``'s chance of finishing first from there
+    (:meth:`value`) plus ``prior`` times its fast value; the best wins, ties to the fast
+    choice.
+    (Against fast players, 150 games: 3 / 4 / 5 players win 0.59 / 0.43 / 0.41, fair 0.33 /
+    0.25 / 0.20; with rollouts to the round's end instead 0.46 / 0.35 / 0.29, with the margin
+    over the others instead of the chance of a first place 0.57 / 0.45 / 0.33; see
+    ``ai_measure`` for the tables.)
     """
 
     name = "strong"
 
-    def __init__(self, params: Params | None = None, width: int = 10, gap: float = 8.0,
-                 rel_best: float = 0.7, prior: float = 0.1, tables=None) -> None:
+    def __init__(self, params: Params | None = None, width: int = 14, gap: float = 10.0,
+                 pass_width: int = 9, spread: float = 6.0, prior: float = 0.1,
+                 tables=None) -> None:
         self.params = params or DEFAULT
         self.width = width
         self.gap = gap
-        self.rel_best = rel_best
+        # the shortlist's own fast values: more passes weighed than the fast rules weigh
+        self.short_params = Params()
+        for k, v in vars(self.params).items():
+            setattr(self.short_params, k, v)
+        self.short_params.pass_width = pass_width
+        self.spread = spread
         self.prior = prior
         if tables is None:
             from engine.cubosaurs.ai_values import OPP, SELF
@@ -957,7 +966,8 @@ class StrongPolicy(Policy):
         pos = pos_from_view(view, self.params)
         if pos.debts:
             return _pick(take_token_choice(pos, me), legal)
-        shortlist = [(v, a) for v, a in self.candidates(pos, me) if a in legal]
+        wide = pos_from_view(view, self.short_params)
+        shortlist = [(v, a) for v, a in self.candidates(wide, me) if a in legal]
         if not shortlist:
             return _pick(fast_decide(pos, me), legal)
         if len(shortlist) == 1:
@@ -987,15 +997,21 @@ class StrongPolicy(Policy):
             steps += 1
 
     def value(self, sim, me: int, rnd: int) -> float:
-        """``me``'s worth in ``sim`` (reached from round ``rnd``) against the others'."""
+        """``me``'s chance of finishing first from ``sim`` (reached from round ``rnd``),
+        times 30 (about points): every player's expected final total (finished rounds, the
+        round's expected score, the tokens' worth) with a normal spread that shrinks as the
+        cards still to draw and the rounds still to play run out (``spread`` points over a
+        whole round), the opponents taken one by one as independent."""
         n = sim.n
         finished = [sum(r[q]["total"] for r in sim.scores) for q in range(n)]
         if sim.stage == "over":
             vals = [0.0] * n
             for row in sim.result:
                 vals[row["player"]] = float(row["score"])
+            left = 0
         elif sim.round != rnd:  # the round is over (the next one's start cards are luck)
             vals = [finished[q] + self.params.tv_end * sim.tokens[q] for q in range(n)]
+            left = 6 * n
         else:
             # the cards still to draw (the hand just drawn, if any, included)
             left = len(sim.deck) + (1 if sim.hand_from is None and sim.stage == "act" else 0)
@@ -1010,9 +1026,14 @@ class StrongPolicy(Policy):
             vals = [finished[q] + expected_score(cols, q, left, sim.tiles[q],
                                                  own if q == me else {}, opp)
                     + tv * sim.tokens[q] for q in range(n)]
-        others = [vals[q] for q in range(n) if q != me]
-        rb = self.rel_best
-        return vals[me] - rb * max(others) - (1.0 - rb) * sum(others) / len(others)
+        after = sim.rounds - sim.round if sim.stage != "over" else 0
+        sd = 0.5 + self.spread * math.sqrt(left / (6.0 * n))
+        scale = math.sqrt(2.0 * (sd * sd + after * self.spread ** 2))
+        win = 1.0
+        for q in range(n):
+            if q != me:
+                win *= 0.5 * (1.0 + math.erf((vals[me] - vals[q]) / scale))
+        return 30.0 * win
 
 
 def expected_score(cols: list[Col], q: int, left: int, tiles, own: dict, opp: dict) -> float:
