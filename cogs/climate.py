@@ -30,7 +30,7 @@ import logging
 import discord
 from discord import app_commands
 
-from cogs.common import decode_action, draw, reader_lang, refusal
+from cogs.common import decode_action, draw, reader_lang, refusal, spent
 from cogs.community import UndoButton, undo_offer
 from cogs.components import Component
 from cogs.game import MAX_CHOICES, THREAD, TIMER, GameCog, Timer, rules_command
@@ -334,6 +334,7 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
         if file is not None:
             kwargs["file"] = file
         await interaction.followup.send(content, **kwargs)
+        spent(view)
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         """The table's hand button: the presser's private panel."""
@@ -348,6 +349,7 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
             raise HostError("stale_game")
         content, view = self.panel(game, seat, lang, card=card)
         await interaction.response.edit_message(content=content, view=view)
+        spent(view)
 
     async def press(self, interaction: discord.Interaction, game_id: int, seq: int | None,
                     action: dict, seat: int | None = None) -> None:
@@ -389,6 +391,7 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
         if file is not None:
             kwargs["attachments"] = [file]
         await interaction.edit_original_response(**kwargs)
+        spent(view)
 
     # --- lobby ----------------------------------------------------------------------------------
 

@@ -109,6 +109,16 @@ def unkept(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
+def spent(view: discord.ui.View | None) -> None:
+    """A view of DynamicItems once sent (:func:`unkept`: its items are found again by their
+    custom ids): emptied, so that it and its items, which refer to each other, are freed by
+    refcounting at once instead of by the garbage collector's passes (issue 25: GC pauses;
+    the private answers' views were most of the cyclic garbage left). A view discord.py
+    keeps (not stopped) keeps its items."""
+    if isinstance(view, discord.ui.View) and view.is_finished():
+        view.clear_items()
+
+
 async def send_ephemeral(interaction: discord.Interaction, content: str | None = None,
                          **kwargs) -> None:
     """Answer privately, whether or not the interaction was already acknowledged."""
@@ -117,6 +127,7 @@ async def send_ephemeral(interaction: discord.Interaction, content: str | None =
         await interaction.followup.send(content, ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(content, ephemeral=True, **kwargs)
+    spent(kwargs.get("view"))
 
 
 def can_manage(interaction: discord.Interaction) -> bool:

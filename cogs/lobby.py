@@ -22,6 +22,7 @@ from cogs.common import (
     safe_name,
     send_ephemeral,
     server_lang,
+    spent,
     table_lang,
     unkept,
 )
@@ -71,14 +72,6 @@ class LobbyButton(Component, prefix="l",
     async def run(self, interaction: discord.Interaction) -> None:
         game = self.live_game(interaction)
         await interaction.client.get_cog("Lobby").press(interaction, game, self.verb)
-
-
-def spent(view: discord.ui.View | None) -> None:
-    """A view once sent (its items are found again by their custom ids): emptied, so that it
-    and its items, which refer to each other, are freed by refcounting at once instead of
-    by the garbage collector's passes (issue 25: GC pauses)."""
-    if view is not None:
-        view.clear_items()
 
 
 def lobby_view(game: LiveGame, lang: str) -> discord.ui.View:

@@ -373,7 +373,8 @@ async def test_interactions_are_freed_without_the_collector(simcord_env):
     freed. Once its handler has ended an interaction is in no cycle (cogs/common.py let_go,
     ops/interactions.py), so reference counting alone frees it with its message, member
     and data: here with the collector off. (The tables and lobbies keep slim copies, without
-    their data, to edit through their tokens.)"""
+    their data, to edit through their tokens.) The views sent privately are emptied once
+    sent (cogs/common.py spent): no cycle of a view and its buttons either."""
     import gc
 
     import discord
@@ -382,12 +383,15 @@ async def test_interactions_are_freed_without_the_collector(simcord_env):
         return sum(type(o) is discord.Interaction and hasattr(o, "data")
                    for o in gc.get_objects())
 
+    def views() -> int:
+        return sum(isinstance(o, discord.ui.View) for o in gc.get_objects())
+
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("evo")
     users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
     gc.collect()
-    before = originals()
+    before, views_before = originals(), views()
     gc.disable()
     try:
         game = await open_table(env, channel, users)
@@ -399,5 +403,6 @@ async def test_interactions_are_freed_without_the_collector(simcord_env):
         await flush(env)
         await asyncio.sleep(0)
         assert game.seq >= 3 and originals() == before
+        assert views() <= views_before + 1  # the live table's; the private answers' emptied
     finally:
         gc.enable()
