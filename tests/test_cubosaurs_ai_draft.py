@@ -9,6 +9,7 @@ import pytest
 from engine.cubosaurs import CUBOSAURS, ai, scenario
 from engine.cubosaurs.ai import Col, FastPolicy, StrongPolicy, expected_score, view_seed
 from engine.cubosaurs.ai_values import OPP
+from engine.cubosaurs.data import CARDS
 from engine.cubosaurs.view import determinize
 
 G = CUBOSAURS
@@ -73,6 +74,49 @@ def test_the_leader_is_not_handed_a_set():
         strong.follow(sim, 0, {"type": "pass", "card": card})
         assert "penta-4" in sim.collections[3], card
         assert strong.value(sim, 0, 1) < best - 2.0, card
+
+
+# a 4-player position: we (player 3) drew a Pterodactyl (-1 to keep), 16 cards still to draw
+DRAWN = dict(players=4, seed=5, current=3, hand=["ptero-3"], direction=1,
+             collections={0: ["black-4", "bronto-7", "penta-7", "ptero-5", "stego-1", "trex-1",
+                              "trex-7"],
+                          1: ["black-5", "bronto-5", "egg-raptor", "egg-trex", "ptero-4",
+                              "ptero-7"],
+                          2: ["black-3", "egg-bronto", "egg-stego", "grey-1", "trex-2", "trex-5"],
+                          3: ["black-1", "black-6", "penta-4", "penta-5"]})
+DRAWN["deck"] = [c for c in CARDS if c not in {"ptero-3", *sum(DRAWN["collections"].values(), [])}][:16]
+
+
+@pytest.mark.parametrize("offset", [0, 1, 2])
+def test_the_card_drawn_after_the_keep_is_averaged(offset):
+    # keeping the Pterodactyl lets player 0 draw next; passing it on with the lone black 1
+    # sends it round to player 2, who keeps it, and the next card is ours to keep or pass.
+    # Stopping at the keep (draw_top 0) keeps; averaged over the card drawn next and its
+    # journey, the pass is worth more and is chosen
+    state = scenario(**DRAWN)
+    v = G.view(state, 3)
+    legal = G.legal_actions(state, 3)
+    seed = view_seed(v) + offset
+    strong = StrongPolicy()
+    assert StrongPolicy(draw_top=0).choose(v, legal, seed) == KEEP
+    black = {"type": "pass", "card": "black-1"}
+    assert strong.choose(v, legal, seed) == black
+    after = {}
+    for a in (KEEP, black):
+        sim = determinize(v, seed)
+        strong.follow(sim, 3, a)
+        after[a["type"]] = (sim.current, strong.value(sim, 3, 1), strong.after_draw(sim, 3, 1))
+        if a == black:
+            followed = [sorted(c) for c in sim.collections]
+    assert after["keep"][0] == 0 and after["pass"][0] == 3
+    assert after["keep"][1] > after["pass"][1]   # stopping at the keep
+    assert after["pass"][2] > after["keep"][2] + 1.0   # the next draw averaged
+    # the real game with fast seats takes the pass to player 2 too
+    real = state.clone()
+    _fast_until_kept(real, 3, black)
+    assert [sorted(c) for c in real.collections] == followed
+    assert {"ptero-3", "black-1"} <= set(real.collections[2])
+    assert real.current == 3
 
 
 def test_tables_value_a_late_lone_pentaceratops_below_an_early_one():
