@@ -932,9 +932,10 @@ class StrongPolicy(Policy):
     keeper just before us hands us the next card). The best wins, ties to the fast choice.
     (The next draw averaged, 150 games each against fast, seeds 1400.. / 2400.. / 3400..:
     4 players 0.520 / 0.420 / 0.527 against 0.453 / 0.383 / 0.427 without; 5 players 0.407
-    against 0.393 (seeds 1500..); 3 players 0.600 / 0.530 against 0.577 / 0.553 (no gain:
-    off below 4 players); 2 players 0.720 against 0.833 (a loss). Decisions 5-10 times
-    slower where it is on: median 22-26 ms at 4-5 players on a loaded machine.)
+    / 0.390 against 0.393 / 0.340 (seeds 1500.. / 2500..); 3 players 0.600 / 0.530 against
+    0.577 / 0.553 (no gain: off below 4 players); 2 players 0.720 against 0.833 (a loss);
+    averaging the 5 best instead of 3 at 4 players: 0.500 / 0.420, no better. Decisions 5-10
+    times slower where it is on: median 22-26 ms at 4-5 players on a loaded machine.)
     (Against fast players, 150 games: 3 / 4 / 5 players win 0.59 / 0.43 / 0.41, fair 0.33 /
     0.25 / 0.20; with rollouts to the round's end instead 0.46 / 0.35 / 0.29, with the margin
     over the others instead of the chance of a first place 0.57 / 0.45 / 0.33; see
