@@ -123,16 +123,17 @@ def thaw() -> int:
 async def keep_frozen(period: float = FREEZE_CHECK_SECONDS, limit: int = FREEZE_AT,
                       thaw_every: float = THAW_SECONDS) -> None:
     """Every ``period`` seconds: :func:`freeze_if_grown`; every ``thaw_every`` seconds
-    (0: never) :func:`thaw` instead."""
+    worth of checks (0: never) :func:`thaw` instead (counted in checks: a busy loop only
+    makes the thaw later)."""
     import asyncio
     import time
 
-    loop = asyncio.get_running_loop()
-    thawed = loop.time()
+    checks_per_thaw = max(1, round(thaw_every / period)) if thaw_every else 0
+    checks = 0
     while True:
         await asyncio.sleep(period)
-        if thaw_every and loop.time() - thawed >= thaw_every:
-            thawed = loop.time()
+        checks += 1
+        if checks_per_thaw and checks % checks_per_thaw == 0:
             started = time.perf_counter()
             freed = thaw()
             log.info("gc: thawed, %d objects freed, %d frozen, %.0f ms", freed,

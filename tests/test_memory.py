@@ -81,7 +81,10 @@ async def test_keep_frozen_thaws_now_and_then(unfrozen, monkeypatch):
     calls = []
     monkeypatch.setattr(memory, "freeze_if_grown", lambda limit: calls.append("freeze"))
     monkeypatch.setattr(memory, "thaw", lambda: calls.append("thaw") or 0)
-    task = asyncio.create_task(memory.keep_frozen(period=0.01, limit=5, thaw_every=0.05))
-    await asyncio.sleep(0.2)
+    task = asyncio.create_task(memory.keep_frozen(period=0.001, limit=5, thaw_every=0.005))
+    for _ in range(1000):  # at most 10 s
+        if len(calls) >= 10 or task.done():
+            break
+        await asyncio.sleep(0.01)
     task.cancel()
-    assert "thaw" in calls and calls.count("freeze") > calls.count("thaw")
+    assert calls[:10] == (["freeze"] * 4 + ["thaw"]) * 2  # every fifth check
