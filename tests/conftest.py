@@ -210,6 +210,28 @@ async def pg_url(pg_cluster):
     return await pg_cluster.new_database()
 
 
+class Statements(list):
+    """The SQL a store's connection executes while in the ``with`` block (its execute
+    wrapped, then given back)."""
+
+    def __init__(self, store) -> None:
+        super().__init__()
+        self.conn = store._conn()
+
+    def __enter__(self) -> Statements:
+        original = self.conn.execute
+
+        async def counting(sql, *args):
+            self.append(sql)
+            return await original(sql, *args)
+
+        self.original, self.conn.execute = original, counting
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.conn.execute = self.original
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store_target(request, tmp_path):
     """What Store.open takes, once per backend: a new SQLite file, a new PostgreSQL database."""

@@ -27,6 +27,7 @@ from store import (
     load_migrations,
 )
 from store.migrate import split_sql
+from tests.conftest import Statements
 
 LATEST = load_migrations()[-1].version
 
@@ -559,19 +560,11 @@ async def test_writes_that_arrive_together_commit_together_and_a_stale_one_fails
         store_target: str, clock):
     async with Store.open(store_target) as s:
         ids = [await active_game(s, clock, channel=f"c{i}") for i in range(30)]
-        calls = []
-        original = s._conn().execute
-
-        async def counting(sql, *args):
-            calls.append(sql)
-            return await original(sql, *args)
-
-        s._conn().execute = counting
-        results = await asyncio.gather(
-            *(s.record_action(gid, 5 if gid == ids[7] else 0, "u", {"n": gid}, {"turn": 1},
-                              clock()) for gid in ids),
-            return_exceptions=True)
-        s._conn().execute = original
+        with Statements(s) as calls:
+            results = await asyncio.gather(
+                *(s.record_action(gid, 5 if gid == ids[7] else 0, "u", {"n": gid}, {"turn": 1},
+                                  clock()) for gid in ids),
+                return_exceptions=True)
         assert isinstance(results[7], StaleWrite)
         assert [r for i, r in enumerate(results) if i != 7] == [1] * 29
         assert calls.count("COMMIT") < 10  # not one transaction (and fsync) per write

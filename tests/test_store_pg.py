@@ -22,6 +22,7 @@ from store import (
     load_migrations,
 )
 from store.pg import redact, translate
+from tests.conftest import Statements
 
 LATEST = load_migrations()[-1].version
 
@@ -132,19 +133,11 @@ async def test_a_move_is_one_statement(pg_url):
     loop to come round); a stale one still changes nothing."""
     async with Store.open(pg_url) as s:
         gid = await active_game(s)
-        calls = []
-        original = s._conn().execute
-
-        async def counting(sql, *args):
-            calls.append(sql)
-            return await original(sql, *args)
-
-        s._conn().execute = counting
-        assert await s.record_action(gid, 0, "u1", {"n": 1}, {"turn": 1}, 3.0) == 1
+        with Statements(s) as calls:
+            assert await s.record_action(gid, 0, "u1", {"n": 1}, {"turn": 1}, 3.0) == 1
         assert len(calls) == 1 and calls[0].startswith("WITH moved AS (UPDATE games")
         with pytest.raises(StaleWrite):
             await s.record_action(gid, 0, "u2", {"n": 2}, {"turn": 2}, 4.0)
-        s._conn().execute = original
         assert [(a.seq, a.actor, a.action, a.at) for a in await s.actions(gid)] == [
             (1, "u1", {"n": 1}, 3.0)]
         game = await s.get_game(gid)
