@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import hashlib
 import json
 import logging
@@ -21,6 +20,7 @@ from engine import IllegalAction
 from host import GameHost, HostError
 from host.ai_pool import AiPool
 from host.shards import shard_plan
+from ops import memory
 from ops.instrument import Operations
 from ops.stop import STOP_WITHIN, hard_stop_after
 
@@ -98,8 +98,10 @@ class DarwinBot(commands.AutoShardedBot):
             await self.sync_commands()
         if self.freeze_after_start:
             # what exists now (modules, catalogues, fonts, engine data, the resumed games)
-            # lives as long as the process: the garbage collector's full passes skip it
-            gc.freeze()
+            # lives as long as the process: the garbage collector's full passes skip it;
+            # collected first, or start-up's cyclic garbage (the command models a sync
+            # returns) would stay frozen until a thaw
+            memory.freeze()
 
     async def start_web(self) -> None:
         """The read-only web page (web/) when ``[web] enabled``: its own site; every commit

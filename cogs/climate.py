@@ -24,13 +24,12 @@ Every button has a slash command whose autocomplete offers only the legal choice
 
 from __future__ import annotations
 
-import io
 import logging
 
 import discord
 from discord import app_commands
 
-from cogs.common import decode_action, draw, reader_lang, refusal, spent
+from cogs.common import Picture, decode_action, draw, reader_lang, refusal, spent
 from cogs.community import UndoButton, undo_offer
 from cogs.components import Component
 from cogs.game import MAX_CHOICES, THREAD, TIMER, GameCog, Timer, rules_command
@@ -313,7 +312,7 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
         except Exception:
             log.exception("could not draw the hand of seat %s in game %s", seat, game.id)
             return None
-        return discord.File(io.BytesIO(png), "hand.png")
+        return Picture(png, "hand.png")
 
     async def send_panel(self, interaction: discord.Interaction) -> None:
         """The caller's private panel, as a new ephemeral message."""

@@ -285,11 +285,29 @@ async def draw(draw_png, *args) -> bytes:
         return await asyncio.to_thread(draw_png, *args)
 
 
+class Picture(discord.File):
+    """An image sent from memory. discord.py closes a file after its request by putting the
+    buffer's own ``close`` back on the buffer: a cycle (buffer -> its ``__dict__`` -> bound
+    method -> buffer) that reference counting never frees, and once the collector has frozen
+    the buffer no collection frees it either (ops/memory.py), with the image in it. Closing a
+    Picture removes that attribute again, so the buffer goes with its last reference."""
+
+    __slots__ = ()
+
+    def __init__(self, data: bytes, filename: str) -> None:
+        super().__init__(io.BytesIO(data), filename=filename)
+
+    def close(self) -> None:
+        super().close()
+        with contextlib.suppress(AttributeError):
+            del self.fp.close
+
+
 async def render_file(kind: str, view: dict, lang: str, filename: str) -> discord.File:
     """Draw a board off the event loop (a worker thread keeps the bot answering)."""
     from images import render
 
-    return discord.File(io.BytesIO(await draw(render, kind, view, lang)), filename=filename)
+    return Picture(await draw(render, kind, view, lang), filename)
 
 
 def close_render_pool() -> None:

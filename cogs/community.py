@@ -9,7 +9,6 @@ person's rating change and a **Rematch** button (:func:`ending_lines`, :func:`fi
 
 from __future__ import annotations
 
-import io
 import logging
 
 import discord
@@ -17,6 +16,7 @@ from discord import app_commands
 
 from cogs.common import (
     NO_MENTIONS,
+    Picture,
     reader_lang,
     refusal,
     safe_name,
@@ -241,7 +241,7 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *,
     if not replay.exact:
         text += "\n" + t("community.replay.not_exact", lang)
     await interaction.followup.send(
-        text, file=discord.File(io.BytesIO(replay.gif), filename=f"darwin-{game_id}.gif"),
+        text, file=Picture(replay.gif, f"darwin-{game_id}.gif"),
         ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
 
 

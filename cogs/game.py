@@ -18,7 +18,6 @@ Rules never live here: every action goes to the host, which asks the engine.
 from __future__ import annotations
 
 import asyncio
-import io
 from contextlib import asynccontextmanager
 
 import discord
@@ -27,6 +26,7 @@ from discord.ext import commands
 
 from cogs.common import (
     NO_MENTIONS,
+    Picture,
     can_manage,
     draw,
     encode_action,
@@ -434,7 +434,7 @@ class GameCog(commands.GroupCog):
                 png = await draw(render, game.kind, game.rules.view(game.state, None), lang)
                 cached = self._boards[game.id, lang] = (game.seq, png)
             await interaction.followup.send(
-                file=discord.File(io.BytesIO(cached[1]), "board.png"), ephemeral=True)
+                file=Picture(cached[1], "board.png"), ephemeral=True)
 
     @app_commands.command(name="status", description="Round or turn, whose input is awaited, scores")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -123,9 +123,17 @@ class GcPauses:
         gen = info["generation"]
         cpu_ms = (self.cpu() - self.cpu_started) * 1000
         if cpu_ms > max(self.max_cpu_ms) and self.ready_at is not None:
+            import gc
+            import threading
+
             self.worst = {"generation": gen, "cpu_ms": cpu_ms, "ms": ms,
                           "collected": info["collected"],
-                          "after_ready_s": round(self.clock() - self.ready_at, 1)}
+                          "after_ready_s": round(self.clock() - self.ready_at, 1),
+                          # what that pass walked and kept: the objects of its generation
+                          # alive after it (none frozen), and what stays frozen
+                          "survivors": len(gc.get_objects(gen)),
+                          "frozen": gc.get_freeze_count(),
+                          "thread": threading.current_thread().name}
         self.max_cpu_ms[gen] = max(self.max_cpu_ms[gen], cpu_ms)
         self.count[gen] += 1
         self.total_ms += ms

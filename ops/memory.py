@@ -1,7 +1,7 @@
 """The garbage collector's settings for a bot process: the one place they are chosen.
 
 A full collection walks every tracked object that is not frozen, while the event loop (and
-every answer) waits. Two things make those passes long in a bot with many live games
+every answer) waits. These things make those passes long in a bot with many live games
 (issue 25), and each has its lever here:
 
 * **What lives as long as the process** (modules, catalogues, the engine's data, the
@@ -27,29 +27,38 @@ freeing 23,000); ``20000,2,20``: 99 ms; ``5000,20,20``: 106 ms (a middle one fre
 ``5000,2,20``: **31 ms** (no full pass in the run; 2.1 s in all). ``DARWIN_GC_THRESHOLDS=
 "a,b,c"`` overrides them (measurements).
 
-* **What a game keeps while it lives** (its state's lists, its lobby, its table's lines,
-  view and editors: the old generation grows by the thousands of objects a second while
-  games open): every :data:`FREEZE_CHECK_SECONDS`, once the old generation holds
-  :data:`FREEZE_AT` objects, one collection and a freeze (:func:`keep_frozen`), so a full
-  pass walks at most about that many. What is frozen is what was alive after a collection;
-  the part of it that later dies in a cycle is never freed (counted in the RSS per game).
-  Measured at 2,000 live games (``bench/load.py --guilds 1000 --games 2000 --rate 50
-  --seconds 300``, SQLite, one process, load average 8-9 with the run given priority):
-  without it one full pass of 178 ms CPU (36,459 objects freed, 143 s after ready; 421 ms
-  in an earlier run), with it at most **34 ms** CPU (27 full passes, ours included), RSS per
-  1,000 games 54 -> 58 MB. ``DARWIN_GC_FREEZE_AT=0`` turns it off (measurements). Checked
-  every second, not every 5 s: with the four games the old generation held up to 47,000
-  objects at a 5 s check (600 live games; that pass 45 ms), and at 2,000 live games the
-  longest pass took 127 ms CPU.
+* **What a game keeps while it lives** (its new state after every move, its lobby, its
+  table's lines, view and editors): every :data:`TICK_SECONDS` the young and middle
+  generations are collected and what survives is frozen (:func:`collect_and_freeze`), so the
+  old generation stays empty and no automatic full pass walks it. A collection's pause is
+  then that of the objects allocated since the last tick. Counting is not enough here:
+  CPython starts a young collection when allocations minus deallocations pass the threshold,
+  and a move allocates a new state while it frees the old one, so the young generation grew
+  by a whole state a move without the count moving (at 2,000 live games young collections
+  of 36-96 ms CPU, middle ones 84-122 ms). Measured at 2,000 live games of the four games
+  (``bench/load.py --guilds 1000 --games 2000 --rate 50 --seconds 300 --kinds all``,
+  SQLite, one process): collecting and freezing the old generation once it held 12,000
+  objects (checked every second) left passes of 109-126 ms CPU (the old generation grew by
+  up to 90,000 objects between two checks, nearly all alive); with the tick the longest
+  pause is **10 ms** CPU and no full pass runs. What is frozen is what was alive at a tick;
+  the part of it that later dies in a cycle is never freed by a collection (see below), so
+  such cycles are broken where they are made. ``DARWIN_GC_TICK_SECONDS=0`` turns it off
+  (measurements).
 * **What was frozen and then died in a cycle** is never freed by a full pass. Interactions
   were most of it (each with its message, member, data and handler task, kept alive for
   seconds by the tasks its handler started): a thaw after 240 s of 2,000 Cubosaurs games
   freed 149,896 objects. Their cycles are now broken once handled (``cogs/common.py``
   ``let_go``, ``ops/interactions.py``), and a thaw after 100 s of 1,000 games frees 1,815
-  objects instead of 54,019 (what is left: the views of private answers, command models).
-  Every :data:`THAW_SECONDS` (an hour; ``DARWIN_GC_THAW_SECONDS``, 0: never) :func:`thaw`
-  unfreezes everything, collects and freezes again: one full pass over every object (the
-  longest pause, once an hour), and that garbage is freed.
+  objects instead of 54,019. With the tick (above) more is frozen young, and a thaw after
+  100 s of 1,000 games of the four games freed 1,882: each image sent (its buffer, with the
+  PNG, in a cycle made by discord.py's ``File.close``: ``cogs.common.Picture`` breaks it;
+  RSS per 1,000 games 128 -> 44 MB) and the command models a sync returns at start-up
+  (collected before start-up's freeze now). After both: **none**. Every
+  :data:`THAW_SECONDS` (an hour; ``DARWIN_GC_THAW_SECONDS``, 0: never), if the frozen
+  objects have grown by a quarter since the last thaw (a leak, or more live games),
+  :func:`thaw` unfreezes everything, collects and freezes again: one full pass over every
+  object (about 180 ms at 2,000 live games), and that garbage is freed. A bot that does not
+  grow does not pause for it.
 """
 
 from __future__ import annotations
@@ -88,12 +97,13 @@ def freeze() -> None:
     gc.freeze()
 
 
-# the old generation's objects not frozen: at this many (checked every FREEZE_CHECK_SECONDS)
-# they are collected and frozen (:func:`keep_frozen`)
-FREEZE_AT = int(os.environ.get("DARWIN_GC_FREEZE_AT", "12000"))  # 0: never (measurements)
-FREEZE_CHECK_SECONDS = 1.0
-# every this many seconds, everything frozen is unfrozen, collected and frozen again (thaw)
+# every this many seconds the young and middle generations are collected and what survives
+# is frozen (:func:`collect_and_freeze`, :func:`keep_frozen`)
+TICK_SECONDS = float(os.environ.get("DARWIN_GC_TICK_SECONDS", "0.1"))  # 0: never
+# every this many seconds, if the frozen objects have grown by THAW_GROWTH since the last
+# thaw, everything frozen is unfrozen, collected and frozen again (thaw)
 THAW_SECONDS = float(os.environ.get("DARWIN_GC_THAW_SECONDS", "3600"))
+THAW_GROWTH = 0.25
 
 
 def old_generation() -> int:
@@ -101,14 +111,12 @@ def old_generation() -> int:
     return len(gc.get_objects(2))
 
 
-def freeze_if_grown(limit: int = FREEZE_AT) -> bool:
-    """Collect and freeze once the old generation holds ``limit`` objects: the pause is
-    that of a full pass over those only (the frozen ones are skipped), and what is frozen
-    is what was alive after it. True when it did."""
-    if old_generation() < limit:
-        return False
-    freeze()
-    return True
+def collect_and_freeze() -> None:
+    """Collect the young and middle generations, then freeze what survived (and whatever the
+    old generation holds): a pass over what was allocated since the last call, and nothing
+    is left for a full pass to walk."""
+    gc.collect(1)
+    gc.freeze()
 
 
 def thaw() -> int:
@@ -120,26 +128,34 @@ def thaw() -> int:
     return freed
 
 
-async def keep_frozen(period: float = FREEZE_CHECK_SECONDS, limit: int = FREEZE_AT,
-                      thaw_every: float = THAW_SECONDS) -> None:
-    """Every ``period`` seconds: :func:`freeze_if_grown`; every ``thaw_every`` seconds
-    worth of checks (0: never) :func:`thaw` instead (counted in checks: a busy loop only
-    makes the thaw later)."""
+def grown_since(frozen: int) -> bool:
+    """The frozen objects have grown by :data:`THAW_GROWTH` since there were ``frozen``: more
+    live games, or frozen objects that died in a cycle (only a thaw frees those)."""
+    return gc.get_freeze_count() > frozen * (1 + THAW_GROWTH)
+
+
+async def keep_frozen(period: float = TICK_SECONDS, thaw_every: float = THAW_SECONDS) -> None:
+    """Every ``period`` seconds: :func:`collect_and_freeze`; every ``thaw_every`` seconds
+    worth of ticks (0: never), if the frozen objects have grown since the last thaw
+    (:func:`grown_since`), :func:`thaw` instead (counted in ticks: a busy loop only makes
+    the thaw later). A bot whose frozen objects do not grow never pauses for a thaw."""
     import asyncio
     import time
 
-    checks_per_thaw = max(1, round(thaw_every / period)) if thaw_every else 0
-    checks = 0
+    ticks_per_thaw = max(1, round(thaw_every / period)) if thaw_every else 0
+    ticks = 0
+    frozen = gc.get_freeze_count()
     while True:
         await asyncio.sleep(period)
-        checks += 1
-        if checks_per_thaw and checks % checks_per_thaw == 0:
+        ticks += 1
+        if ticks_per_thaw and ticks % ticks_per_thaw == 0 and grown_since(frozen):
             started = time.perf_counter()
             freed = thaw()
-            log.info("gc: thawed, %d objects freed, %d frozen, %.0f ms", freed,
-                     gc.get_freeze_count(), (time.perf_counter() - started) * 1000)
+            frozen = gc.get_freeze_count()
+            log.info("gc: thawed, %d objects freed, %d frozen, %.0f ms", freed, frozen,
+                     (time.perf_counter() - started) * 1000)
         else:
-            freeze_if_grown(limit)
+            collect_and_freeze()
 
 
 def install(bot) -> None:
@@ -158,7 +174,7 @@ def install(bot) -> None:
             frozen = True
             freeze()
             log.info("gc: %d objects frozen once ready", gc.get_freeze_count())
-            if FREEZE_AT:
+            if TICK_SECONDS:
                 import asyncio
 
                 task = asyncio.get_running_loop().create_task(keep_frozen())

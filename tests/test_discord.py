@@ -374,8 +374,10 @@ async def test_interactions_are_freed_without_the_collector(simcord_env):
     ops/interactions.py), so reference counting alone frees it with its message, member
     and data: here with the collector off. (The tables and lobbies keep slim copies, without
     their data, to edit through their tokens.) The views sent privately are emptied once
-    sent (cogs/common.py spent): no cycle of a view and its buttons either."""
+    sent (cogs/common.py spent): no cycle of a view and its buttons either, nor of an image
+    sent and its buffer (cogs/common.py Picture)."""
     import gc
+    import io
 
     import discord
 
@@ -386,12 +388,15 @@ async def test_interactions_are_freed_without_the_collector(simcord_env):
     def views() -> int:
         return sum(isinstance(o, discord.ui.View) for o in gc.get_objects())
 
+    def buffers() -> int:  # the images sent (cogs/common.py Picture)
+        return sum(type(o) is io.BytesIO for o in gc.get_objects())
+
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("evo")
     users = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cy")]
     gc.collect()
-    before, views_before = originals(), views()
+    before, views_before, buffers_before = originals(), views(), buffers()
     gc.disable()
     try:
         game = await open_table(env, channel, users)
@@ -404,5 +409,6 @@ async def test_interactions_are_freed_without_the_collector(simcord_env):
         await asyncio.sleep(0)
         assert game.seq >= 3 and originals() == before
         assert views() <= views_before + 1  # the live table's; the private answers' emptied
+        assert buffers() == buffers_before  # every board and hand sent, freed
     finally:
         gc.enable()
