@@ -57,9 +57,12 @@ from .rows import (
 log = logging.getLogger("darwin.store")
 
 MIN_SQLITE = (3, 37, 0)  # STRICT tables
+# writes committed together at most (one transaction, one fsync); measured at 2,000 live
+# games of the four games (SQLite, one process): 8 instead of 64 doubled the steady median
+# (36 -> 70 ms) and made the p99 2 s (more commits than the disk's fsyncs could keep up with)
 MAX_BATCH = 64
 WEB_TOKEN_BYTES = 18  # a web link's random part: 144 bits (24 URL-safe characters)
-KEEP = object()  # update_lobby: leave wake_at as it is  # writes committed together at most (one transaction, one fsync)
+KEEP = object()  # update_lobby: leave wake_at as it is
 T = TypeVar("T")
 
 _LIVE_SQL = "status IN ('lobby', 'active')"  # word for word the partial index's WHERE
