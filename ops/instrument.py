@@ -67,7 +67,7 @@ class Operations:
         bot = self.bot
         self._time_commits(bot.store)
         self.metrics.sources += [self._host_families, self._gateway_families,
-                                 self._games_families]
+                                 self._games_families, self._gc_families]
         self.metrics.refreshers.append(self._read_games)
         self.health.checks += [self._check_stopping, self._check_gateway,
                                CachedProbe(lambda: bot.store.probe()), self._check_loop]
@@ -152,6 +152,21 @@ class Operations:
         yield counter_family("darwin_ai_step_failures", "AI moves that raised (each is logged "
                              "with its game and retried)", ["kind"],
                              {(k,): n for k, n in failures.items()})
+
+    @staticmethod
+    def _gc_families():
+        import gc
+
+        from ops import memory
+
+        yield gauge_family("darwin_gc_frozen_objects", "Objects frozen for the garbage "
+                           "collector (they grow with the live games; without them, a leak)",
+                           [], {(): gc.get_freeze_count()})
+        yield counter_family("darwin_gc_thaws", "Thaws: everything frozen unfrozen, collected "
+                             "and frozen again (one full pass)", [],
+                             {(): memory.THAWED["thaws"]})
+        yield counter_family("darwin_gc_thawed_objects", "Objects the thaws freed (frozen, "
+                             "then dead in a cycle)", [], {(): memory.THAWED["freed"]})
 
     async def _read_games(self) -> None:
         now = time.monotonic()

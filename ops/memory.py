@@ -119,12 +119,18 @@ def collect_and_freeze() -> None:
     gc.freeze()
 
 
+# the thaws of this process and the objects they freed (darwin_gc_thaws_total...)
+THAWED = {"thaws": 0, "freed": 0}
+
+
 def thaw() -> int:
     """Unfreeze everything, collect, freeze what is still alive: the frozen objects that
     died in a cycle since are freed (a full pass over every object). How many were freed."""
     gc.unfreeze()
     freed = gc.collect()
     gc.freeze()
+    THAWED["thaws"] += 1
+    THAWED["freed"] += freed
     return freed
 
 

@@ -21,6 +21,9 @@ Each bot has its own registry (tests run several bots in one process). Names:
 * ``darwin_event_loop_lag_seconds`` (histogram), ``darwin_event_loop_lag_max_seconds`` (the
   worst in the last 10 s)
 * ``darwin_ai_step_failures_total{kind}`` — AI moves that raised (``GameHost``)
+* ``darwin_gc_frozen_objects`` — objects frozen for the garbage collector (``ops/memory.py``:
+  it grows with the live games; growing without them is a leak, which a thaw frees),
+  ``darwin_gc_thaws_total``, ``darwin_gc_thawed_objects_total`` — the thaws and what they freed
 * ``darwin_gateway_connected{shard}``, ``darwin_gateway_latency_seconds{shard}``
 * ``process_*`` — CPU, memory, open files of the bot process
 """

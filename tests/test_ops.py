@@ -5,6 +5,7 @@ The real process under SIGTERM is tests/test_stop_sockets.py."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import re
 
@@ -12,6 +13,7 @@ import aiohttp
 import pytest
 
 from messages import t
+from ops import memory
 from ops.interactions import Interactions, attach, mark
 from ops.metrics import LagMonitor, route_of
 from ops.server import CachedProbe
@@ -160,6 +162,9 @@ async def test_healthz_and_metrics_of_a_running_bot(health_env, monkeypatch):
     assert sample(text, "darwin_games", kind="evo", status="active") == 1
     assert sample(text, "darwin_games_loaded", kind="evo") == 1
     assert sample(text, "darwin_gateway_connected", shard="0") == 1
+    frozen, thaws = gc.get_freeze_count(), memory.THAWED["thaws"]
+    assert re.search(rf"^darwin_gc_frozen_objects {frozen}\.0$", text, re.M)
+    assert re.search(rf"^darwin_gc_thaws_total {thaws}\.0$", text, re.M)
     assert "darwin_event_loop_lag_seconds_bucket" in text
     assert "process_resident_memory_bytes" in text or "process_cpu_seconds_total" in text
     commits = sample(text, "darwin_commits_total", outcome="ok")
