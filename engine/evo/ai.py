@@ -1361,6 +1361,7 @@ def player_value(s, p: int, weights: list[float], prm: Params) -> float:
 # missed (the same on held-out games): the model counts dinos and eggs a little too high,
 # parasols too low, and misses the crowding and the horned neighbours.
 LEAF_FIT: dict[int, tuple[float, ...]] = {
+    4: (-0.136, 0.085, 0.057, -0.33, -0.226, -0.182, -0.011, 0.045, -0.012, -0.103, -0.116),
     5: (-0.191, 0.091, 0.06, -0.298, -0.19, -0.064, 0.058, 0.172, -0.076, -0.163, -0.066),
 }
 
