@@ -934,10 +934,16 @@ class StrongPolicy(Policy):
     journey reaches us, we answer with the best by value of our ``own_width`` best options
     (:meth:`own_answer`) instead of the fast answer. The best wins, ties to the fast choice.
     (3 players, paired on the same seeds against fast: the next draw averaged with our own
-    answers 0.573 against 0.529 without averaging (400 games, seeds 20000.. to 60000..,
-    +68 -50 games changed); averaged with the fast answers 0.562 against 0.565 (240 games);
-    6 own options or the 5 best candidates averaged no better. Median decision about 30 ms
-    at 3 players on the loaded machine, 4 before.)
+    answers 0.566 against 0.532 without averaging (860 games, seeds 20000.. to 110000..,
+    +148 -118 games changed; without the advanced rules 0.600 / 0.555, with them 0.531 /
+    0.509); averaged with the fast answers 0.562 against 0.565 (240 games); 6 own options,
+    the 5 best candidates averaged, or each egg its own branch of the next draw no better.
+    Our own answers at 4 players: 0.433 against 0.467 (120 games); the next draw averaged
+    with them at 2 players: 0.756 against 0.812 (160 games): off there. Median decision
+    about 35 ms at 3 players on the loaded machine, 5 before; p99 130-380 ms, 25-80 before.
+    Also measured no better at 3 players: the measured tables refined by the unseen copies
+    of each species, a margin added to the chance of finishing first, our own noise shared
+    by the opponents' comparisons, and our best answer where the hand itself comes back.)
     (The next draw averaged, 150 games each against fast, seeds 1400.. / 2400.. / 3400..:
     4 players 0.520 / 0.420 / 0.527 against 0.453 / 0.383 / 0.427 without; 5 players 0.407
     / 0.390 against 0.393 / 0.340 (seeds 1500.. / 2500..); 3 players 0.600 / 0.530 against
