@@ -49,7 +49,8 @@ def test_the_correction_by_player_count():
     strong = StrongPolicy()
     assert strong._leaf_params(5).leaf_fit == LEAF_FIT[5]
     assert strong._leaf_params(4).leaf_fit == LEAF_FIT[4]
-    assert strong._leaf_params(3).leaf_fit is None  # 3 players: the plain model
+    assert strong._leaf_params(3).leaf_fit == LEAF_FIT[3]
+    assert strong._leaf_params(6).leaf_fit is None  # a count without a fit: the plain model
     assert StrongPolicy(leaf_fit=False)._leaf_params(5).leaf_fit is None
 
 
