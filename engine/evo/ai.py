@@ -1354,15 +1354,20 @@ def player_value(s, p: int, weights: list[float], prm: Params) -> float:
 
 # The fitted correction of a player's value per scoring turn to come (:func:`_leaf_fit`), by
 # player count: least squares of (final score - :func:`player_value`) at the end of every
-# turn's survival, every seat of 800 3- and 4-player / 600 5-player games of the fast rules
-# (seeds 20000..), on the player's dinos (count, safety next turn, safe empty places next to them,
-# the odds of a stronger horned neighbour) and genes (egg, legs, fur, parasol, horns, tail,
-# mutant), each times the scoring turns to come. It explains about 5% of what the value
-# missed (the same on held-out games): the model counts dinos and eggs a little too high
-# (and at 5 players parasols too low), and misses the crowding and the horned neighbours.
+# turn's survival, every seat of 600 5-player games of the fast rules (seeds 20000..), on
+# the player's dinos (count, safety next turn, safe empty places next to them, the odds of a
+# stronger horned neighbour) and genes (egg, legs, fur, parasol, horns, tail, mutant), each
+# times the scoring turns to come. It explains about 5% of what the value missed (the same
+# on held-out games): the model counts dinos and eggs a little too high and parasols too
+# low, and misses the crowding and the horned neighbours.
+#
+# Used at 5 players only. Fitted the same way, 3 and 4 players came out even against fast
+# (paired, 66 games a seed range): 4 players 0.409 -> 0.447, 0.326 -> 0.386, 0.341 -> 0.386,
+# 0.424 -> 0.455 (seeds 3000.., 7000.., 9000.., 11000..) but 0.49 -> 0.36 on seeds 1000..;
+# 3 players 0.523 -> 0.515, 0.508 -> 0.621 (3000.., 7000..) but 0.60 -> 0.55 on 1000..:
+# 3: (-0.127, 0.091, 0.053, -0.306, -0.427, -0.214, -0.019, -0.006, 0.143, -0.129, -0.116)
+# 4: (-0.136, 0.085, 0.057, -0.33, -0.226, -0.182, -0.011, 0.045, -0.012, -0.103, -0.116)
 LEAF_FIT: dict[int, tuple[float, ...]] = {
-    3: (-0.127, 0.091, 0.053, -0.306, -0.427, -0.214, -0.019, -0.006, 0.143, -0.129, -0.116),
-    4: (-0.136, 0.085, 0.057, -0.33, -0.226, -0.182, -0.011, 0.045, -0.012, -0.103, -0.116),
     5: (-0.191, 0.091, 0.06, -0.298, -0.19, -0.064, 0.058, 0.172, -0.076, -0.163, -0.066),
 }
 
