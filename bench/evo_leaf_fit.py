@@ -34,28 +34,6 @@ FEATURES = ("dinos", "safety", "room", "threat", "egg", "legs", "fur", "parasol"
             "tail", "mutant")
 
 
-def features(s, q: int, info, prm) -> list[float]:
-    """The seat's dinos and genes as :func:`ai._leaf_fit` reads them (not yet times the
-    scoring turns to come)."""
-    g = s.genes[q]
-    fv = info.fv(s.climate, g[ai.FUR] > 0, g[ai.PARASOL] > 0, prm)
-    mine = [r for r, o in enumerate(s.occ) if o == q]
-    room: set[int] = set()
-    threat = 0.0
-    for r in mine:
-        worst = 0
-        for x in info.nb[r]:
-            o = s.occ[x]
-            if o == -1 and fv[x] >= 0.5:
-                room.add(x)
-            elif o not in (-1, q):
-                worst = max(worst, s.genes[o][ai.HORNS] - g[ai.HORNS])
-        if worst > 0:
-            threat += ai._win_chance(worst)
-    return [len(mine), sum(fv[r] for r in mine), len(room), threat, g[ai.EGG], g[ai.LEGS],
-            g[ai.FUR], g[ai.PARASOL], g[ai.HORNS], g[ai.TAIL], g[ai.MUTANT]]
-
-
 def samples(players: int, games: int, seed: int):
     """(features times the turns to come, final score - value) for every seat at the end of
     every turn's survival."""
@@ -75,7 +53,9 @@ def samples(players: int, games: int, seed: int):
                 turns = sum(weights)
                 info = ai._info(players)
                 for q in range(players):
-                    kept.append((q, [turns * f for f in features(s, q, info, prm)],
+                    g = s.genes[q]
+                    fv = info.fv(s.climate, g[ai.FUR] > 0, g[ai.PARASOL] > 0, prm)
+                    kept.append((q, [turns * f for f in ai.leaf_features(s, q, fv, info)],
                                  ai.player_value(s, q, weights, prm)))
         for q, x, value in kept:
             yield x, s.mp[q] - value

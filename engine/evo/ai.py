@@ -1357,9 +1357,10 @@ def player_value(s, p: int, weights: list[float], prm: Params) -> float:
 # turn's survival, every seat of 600 5-player games of the fast rules (seeds 20000..), on
 # the player's dinos (count, safety next turn, safe empty places next to them, the odds of a
 # stronger horned neighbour) and genes (egg, legs, fur, parasol, horns, tail, mutant), each
-# times the scoring turns to come. It explains about 5% of what the value missed (the same
-# on held-out games): the model counts dinos and eggs a little too high and parasols too
-# low, and misses the crowding and the horned neighbours.
+# times the scoring turns to come (``bench/evo_leaf_fit.py``). It explains about a tenth of
+# the squared error the value left (the same on held-out games): the model counts dinos and
+# eggs a little too high and parasols too low, and misses the crowding and the horned
+# neighbours.
 #
 # Used at 5 players only. Fitted the same way, 3 and 4 players came out even against fast
 # (paired, 66 games a seed range): 4 players 0.409 -> 0.447, 0.326 -> 0.386, 0.341 -> 0.386,
@@ -1372,11 +1373,11 @@ LEAF_FIT: dict[int, tuple[float, ...]] = {
 }
 
 
-def _leaf_fit(s, p: int, fv, bi: _BoardInfo, coef) -> float:
-    """:data:`LEAF_FIT`'s correction of p's value per scoring turn to come (``coef``: the
-    weights of p's dinos, their summed safety ``fv``, the safe empty places next to them,
-    the summed odds that a neighbour with more horns wins an attack on them, and p's egg,
-    legs, fur, parasol, horns, tail and mutant genes)."""
+def leaf_features(s, p: int, fv, bi: _BoardInfo) -> tuple:
+    """What :data:`LEAF_FIT` weighs, in its order: p's dinos, their summed safety ``fv``, the
+    safe empty places next to them, the summed odds that a neighbour with more horns wins an
+    attack on them, and p's egg, legs, fur, parasol, horns, tail and mutant genes
+    (``bench/evo_leaf_fit.py`` fits the weights on these)."""
     occ = s.occ
     nb = bi.nb
     g = s.genes[p]
@@ -1401,10 +1402,14 @@ def _leaf_fit(s, p: int, fv, bi: _BoardInfo, coef) -> float:
                     worst = d
         if worst:
             threat += _win_chance(worst)
-    c = coef
-    return (c[0] * pop + c[1] * safe + c[2] * len(room) + c[3] * threat + c[4] * g[EGG]
-            + c[5] * g[LEGS] + c[6] * g[FUR] + c[7] * g[PARASOL] + c[8] * g[HORNS]
-            + c[9] * g[TAIL] + c[10] * g[MUTANT])
+    return (pop, safe, len(room), threat, g[EGG], g[LEGS], g[FUR], g[PARASOL], g[HORNS],
+            g[TAIL], g[MUTANT])
+
+
+def _leaf_fit(s, p: int, fv, bi: _BoardInfo, coef) -> float:
+    """:data:`LEAF_FIT`'s correction of p's value per scoring turn to come (``coef``: the
+    weights of :func:`leaf_features`)."""
+    return sum(c * f for c, f in zip(coef, leaf_features(s, p, fv, bi), strict=True))
 
 
 def _strip_hands(s) -> None:
