@@ -78,3 +78,22 @@ def drive(state, until, choose=default_action, limit: int = 2000):
         state, ev = EVO.apply_action(state, p, choose(state, p))
         events.extend(ev)
     raise AssertionError("drive did not reach the goal")
+
+
+def first_choice(n: int, seed: int, turn: int, me: int, stage: str):
+    """Fast seats play seed ``seed`` until ``me``'s first step of ``stage`` ("move", "bid")
+    with a choice in ``turn``: (state, legal actions, ``me``'s view, its decision seed)."""
+    from engine.core import Seat
+    from engine.evo.ai import FastPolicy, decision_seed
+
+    fast = FastPolicy()
+    state = EVO.new_game([Seat(f"ai:{i}", f"AI {i}") for i in range(n)], seed)
+    while True:
+        p = EVO.to_act(state)[0]
+        legal = EVO.legal_actions(state, p)
+        if (p == me and state.turn == turn and state.stage == stage and state.window is None
+                and len(legal) > 1):
+            return state, legal, EVO.view(state, me), decision_seed(state, me)
+        act = legal[0] if len(legal) == 1 else fast.choose(EVO.view(state, p), legal,
+                                                            decision_seed(state, p))
+        state, _ = EVO.apply_action(state, p, act)

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 from engine.evo import ai
 from engine.evo.ai import LEAF_FIT, StrongPolicy
+from tests.evo_helpers import first_choice
 
 
 def _board(n: int, me_at: int, them_at: list[int], my_horns: int, their_horns: int):
@@ -54,32 +55,13 @@ def test_the_correction_by_player_count():
     assert StrongPolicy(leaf_fit=False)._leaf_params(5).leaf_fit is None
 
 
-def _to_first_move(n: int, seed: int, turn: int, me: int):
-    """Fast seats play seed ``seed`` until ``me``'s first step with a choice in ``turn``."""
-    from engine.core import Seat
-    from engine.evo import EVO
-    from engine.evo.ai import FastPolicy, decision_seed
-
-    fast = FastPolicy()
-    state = EVO.new_game([Seat(f"ai:{i}", f"AI {i}") for i in range(n)], seed)
-    while True:
-        p = EVO.to_act(state)[0]
-        legal = EVO.legal_actions(state, p)
-        if (p == me and state.turn == turn and state.stage == "move" and state.window is None
-                and len(legal) > 1):
-            return state, legal, EVO.view(state, me), decision_seed(state, me)
-        act = legal[0] if len(legal) == 1 else fast.choose(EVO.view(state, p), legal,
-                                                            decision_seed(state, p))
-        state, _ = EVO.apply_action(state, p, act)
-
-
 def test_a_dino_escapes_the_cold_away_from_the_horned_rival():
     # 5 players, seed 744, turn 5, one step left: three of our dinos stand in the cold with
     # one fur, and G4 can step out either to the temperate H3, next to player 2's H4 (one
     # horn to our none), or to the hot G3, which our two parasols cover, next to our own F4
     # and G4's old place and out of player 2's reach. With the correction it takes G3;
     # without it, H3.
-    state, legal, view, seed = _to_first_move(5, 744, 5, 0)
+    state, legal, view, seed = first_choice(5, 744, 5, 0, "move")
     assert state.steps == 1
     assert state.genes[0][ai.FUR] == 1 and state.genes[0][ai.PARASOL] == 2
     assert [g[ai.HORNS] for g in state.genes] == [0, 0, 1, 0, 0]

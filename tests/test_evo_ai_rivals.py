@@ -5,6 +5,7 @@ behind anyway is worth little, and one taken from the rival ahead is worth a ful
 from __future__ import annotations
 
 from engine.evo.ai import REL_BEST, StrongPolicy
+from tests.evo_helpers import first_choice
 
 
 def test_the_margin_over_the_best_rival_with_many_players():
@@ -28,32 +29,13 @@ def test_three_players_mix_the_best_and_the_average_rival():
         10.0 - (6.0 + 3.0)
 
 
-def _to_first_bid(n: int, seed: int, turn: int, me: int):
-    """Fast seats play seed ``seed`` until ``me``'s first bid with a choice in ``turn``."""
-    from engine.core import Seat
-    from engine.evo import EVO
-    from engine.evo.ai import FastPolicy, decision_seed
-
-    fast = FastPolicy()
-    state = EVO.new_game([Seat(f"ai:{i}", f"AI {i}") for i in range(n)], seed)
-    while True:
-        p = EVO.to_act(state)[0]
-        legal = EVO.legal_actions(state, p)
-        if (p == me and state.turn == turn and state.stage == "bid" and state.window is None
-                and len(legal) > 1):
-            return state, legal, EVO.view(state, me), decision_seed(state, me)
-        act = legal[0] if len(legal) == 1 else fast.choose(EVO.view(state, p), legal,
-                                                            decision_seed(state, p))
-        state, _ = EVO.apply_action(state, p, act)
-
-
 def test_no_point_paid_to_keep_the_last_player_from_an_egg():
     # 5 players, turn 8's auction: egg, horns, card and legs on offer. Player 4, last with
     # 40 points and 4 dinos, holds the egg at 0; we (48 points, tied first) bid first. Taking
     # the egg from them for a point only hurts a player who is not in the race; the strong
     # level takes the horns for nothing (the fast rule's bid too). Judged against the
     # average rival as well (rel_best 0.5), it paid the point.
-    state, legal, view, seed = _to_first_bid(5, 700, 8, 0)
+    state, legal, view, seed = first_choice(5, 700, 8, 0, "bid")
     assert state.auction["genes"] == ["egg", "horns", "card", "legs"]
     assert state.auction["bids"][0] == [4, 0]
     assert state.mp == [48, 48, 45, 44, 40]

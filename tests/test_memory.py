@@ -69,10 +69,13 @@ def test_a_state_replaced_by_a_move_is_frozen_without_the_count_moving(unfrozen)
 async def test_keep_frozen_ticks_periodically(unfrozen, monkeypatch):
     calls = []
     monkeypatch.setattr(memory, "collect_and_freeze", lambda: calls.append("tick"))
-    task = asyncio.create_task(memory.keep_frozen(period=0.01, thaw_every=0))
-    await asyncio.sleep(0.1)
+    task = asyncio.create_task(memory.keep_frozen(period=0.001, thaw_every=0))
+    for _ in range(1000):  # at most 10 s: counted in ticks, not by the clock
+        if len(calls) >= 2 or task.done():
+            break
+        await asyncio.sleep(0.01)
     task.cancel()
-    assert len(calls) >= 2
+    assert calls == ["tick"] * len(calls) and len(calls) >= 2
 
 
 def test_a_thaw_frees_what_died_in_a_cycle_after_it_was_frozen(unfrozen):
