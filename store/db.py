@@ -450,6 +450,11 @@ class Store:
                 # transaction (one round trip through the event loop, not three more for
                 # BEGIN and COMMIT; a person's move is usually alone in its batch)
                 outcomes = await self._run_alone(db, *batch[0])
+            elif (moves := _moves_of(batch)) is not None:
+                # PostgreSQL, a batch of moves of different games (the AI seats'): one
+                # statement for all of them, not BEGIN, one per move and COMMIT, each a round
+                # trip through the event loop
+                outcomes = await self._run_moves(db, batch, moves)
             else:
                 outcomes = await self._run_batch(db, batch, isolated=len(batch) == 1)
                 if outcomes is None:
@@ -474,6 +479,25 @@ class Store:
             return [(future, None, failure)]
         except Exception as exc:
             return [(future, None, exc)]
+
+    async def _run_moves(self, db: Any, batch: list, moves: list[tuple]) -> list:
+        """PostgreSQL: a batch of moves (record_action without results, each of another
+        game) in one statement, atomic as any statement: every guarded UPDATE and its action
+        row. A move refused by its guard (stale) is run again alone, which raises its
+        StaleWrite; if the statement fails, the batch runs the usual way (each write in a
+        savepoint, so the failure is that write's alone)."""
+        try:
+            rows = await db.execute_fetchall(_MOVES_SQL, [list(c) for c in zip(*moves, strict=True)])
+        except DB_ERRORS:
+            return await self._run_batch(db, batch, isolated=True)
+        done = {row[0] for row in rows}
+        outcomes = []
+        for (body, future), move in zip(batch, moves, strict=True):
+            if move[0] in done:
+                outcomes.append((future, move[1] + 1, None))
+            else:
+                outcomes.extend(await self._run_alone(db, body, future))
+        return outcomes
 
     async def _run_batch(self, db: aiosqlite.Connection, batch: list,
                          isolated: bool) -> list | None:
@@ -754,8 +778,12 @@ class Store:
             return expected + 1
 
         # a move (not a game's end) is one statement on PostgreSQL: alone in its batch, it
-        # needs no BEGIN and COMMIT around it (see _commit_batch)
+        # needs no BEGIN and COMMIT around it, and a batch of them is one statement too
+        # (see _commit_batch)
         body.one_statement = result_rows is None  # type: ignore[attr-defined]
+        if result_rows is None:
+            body.move = (game_id, expected, state_json, status, lobby_json, at,  # type: ignore[attr-defined]
+                         wake, actor_text, action_json)
         return await self._write(body, urgent=urgent)
 
     async def finish_game(self, game_id: int, results: list[Mapping[str, Any]],
@@ -1065,6 +1093,33 @@ SETTINGS = ("language", "turn_timer", "ai_delay", "ai_level", "thread", "manager
             "web_page")
 _SETTING_TYPES = {"language": str, "turn_timer": float, "ai_delay": float, "ai_level": str,
                   "thread": bool, "manager_role": str, "web_page": bool}
+
+
+# A batch of moves on PostgreSQL (Store._run_moves): one array per column of Store's
+# record_action ``move`` tuples; the ids of the games moved come back.
+_MOVES_SQL = (
+    "WITH v AS (SELECT * FROM unnest(?::bigint[], ?::integer[], ?::text[], ?::text[], "
+    "?::text[], ?::float8[], ?::float8[], ?::text[], ?::text[]) "
+    "AS v(id, seq, state, status, lobby, at, wake, actor, action)), "
+    "moved AS (UPDATE games g SET state = v.state, seq = v.seq + 1, status = v.status, "
+    "lobby = COALESCE(v.lobby, g.lobby), updated_at = v.at, wake_at = v.wake FROM v "
+    "WHERE g.id = v.id AND g.seq = v.seq AND g.status = 'active' "
+    "RETURNING g.id, g.seq, g.updated_at), "
+    "logged AS (INSERT INTO actions (game_id, seq, actor, action, at) "
+    "SELECT m.id, m.seq, v.actor, v.action, m.updated_at FROM moved m JOIN v ON v.id = m.id "
+    "RETURNING game_id) "
+    "SELECT game_id FROM logged")
+
+
+def _moves_of(batch: list) -> list[tuple] | None:
+    """The batch's moves (see record_action's ``move``) if it is two or more moves of as
+    many games and nothing else; None otherwise."""
+    if len(batch) < 2:
+        return None
+    moves = [getattr(body, "move", None) for body, _ in batch]
+    if None in moves or len({m[0] for m in moves}) < len(moves):
+        return None
+    return moves
 
 
 def _setting(name: str, value: Any) -> Any:

@@ -211,25 +211,31 @@ async def pg_url(pg_cluster):
 
 
 class Statements(list):
-    """The SQL a store's connection executes while in the ``with`` block (its execute
-    wrapped, then given back)."""
+    """The SQL a store's connection executes while in the ``with`` block (its execute and
+    execute_fetchall wrapped, then given back)."""
+
+    METHODS = ("execute", "execute_fetchall")
 
     def __init__(self, store) -> None:
         super().__init__()
         self.conn = store._conn()
 
     def __enter__(self) -> Statements:
-        original = self.conn.execute
+        self.originals = {name: getattr(self.conn, name) for name in self.METHODS}
 
-        async def counting(sql, *args):
-            self.append(sql)
-            return await original(sql, *args)
+        def counted(original):
+            async def counting(sql, *args):
+                self.append(sql)
+                return await original(sql, *args)
+            return counting
 
-        self.original, self.conn.execute = original, counting
+        for name, original in self.originals.items():
+            setattr(self.conn, name, counted(original))
         return self
 
     def __exit__(self, *exc_info) -> None:
-        self.conn.execute = self.original
+        for name, original in self.originals.items():
+            setattr(self.conn, name, original)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -144,6 +144,45 @@ async def test_a_move_is_one_statement(pg_url):
         assert (game.seq, game.state, game.updated_at) == (1, '{"turn":1}', 3.0)
 
 
+async def test_a_batch_of_moves_is_one_statement(pg_url):
+    """The AI seats' moves that queue while a write is committed go together: on PostgreSQL
+    one statement for all of them (issue 25: BEGIN, a statement per move and COMMIT were
+    each a round trip through a busy event loop). A stale move in the batch fails alone,
+    and two moves of one game are not put in one statement."""
+    async with Store.open(pg_url) as s:
+        games = [await active_game(s, f"m{i}") for i in range(6)]
+        await s.record_action(games[2], 0, "u1", {"n": 0}, {"turn": 1}, 2.0)
+        with Statements(s) as calls:
+            results = await asyncio.gather(
+                *(s.record_action(g, 0, "ai:1", {"n": i}, {"turn": i}, 3.0 + i,
+                                  wake_at=9.0 if i == 4 else None)
+                  for i, g in enumerate(games[:5])), return_exceptions=True)
+        assert [r if isinstance(r, int) else type(r) for r in results] == [
+            1, 1, StaleWrite, 1, 1]
+        assert results[2].seq == 1
+        # the batch, then the stale move alone: its guard refuses it again and the head read
+        # back gives its StaleWrite
+        assert [c.split(" AS", 1)[0] for c in calls] == [
+            "WITH v", "WITH moved", "SELECT status, seq, kind FROM games WHERE id = ?"]
+        for i, g in enumerate(games[:5]):
+            game, actions = await s.get_game(g), await s.actions(g)
+            if i == 2:
+                assert (game.seq, game.state, [a.actor for a in actions]) == (
+                    1, '{"turn":1}', ["u1"])
+                continue
+            assert (game.seq, game.state, game.updated_at) == (1, f'{{"turn":{i}}}', 3.0 + i)
+            assert [(a.seq, a.actor, a.action, a.at) for a in actions] == [
+                (1, "ai:1", {"n": i}, 3.0 + i)]
+        assert await raw(pg_url, "SELECT id FROM games WHERE wake_at = 9.0") == [(games[4],)]
+        with Statements(s) as calls:  # one game twice: the usual transaction
+            results = await asyncio.gather(
+                s.record_action(games[0], 1, "ai:1", {}, {"turn": 7}, 10.0),
+                s.record_action(games[0], 2, "ai:1", {}, {"turn": 8}, 11.0),
+                s.record_action(games[5], 0, "ai:1", {}, {"turn": 9}, 12.0))
+        assert results == [2, 3, 1] and calls[0] == "BEGIN IMMEDIATE"
+        assert (await s.get_game(games[0])).seq == 3
+
+
 async def test_a_lost_connection_is_opened_again(pg_url):
     async with Store.open(pg_url) as s:
         gid = await active_game(s)
