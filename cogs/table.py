@@ -8,7 +8,10 @@ awaited in the middle of a phase has not acted after a short delay (a reminder t
 them); the previous live message then keeps its text and loses its buttons. Nobody is
 mentioned for a card window. Every write to a channel (post or edit) goes through one
 :class:`Pacer`, so no channel ever gets more than 5 writes in 5 seconds: writes that wait are
-merged, so a burst of AI steps becomes one edit.
+merged, so a burst of AI steps becomes one edit. While only AI seats are awaited the writer
+also waits for them to settle (:data:`AI_SETTLE`, at most :data:`MAX_SETTLE`): AI seats that
+answer at once make one edit, and the message's header and buttons are built once, when it is
+written, not after every commit.
 
 Every button and menu carries the position it was drawn for (the game's action sequence
 number) and the exact action its label names; a press made for another position is refused
@@ -75,6 +78,12 @@ WINDOW_SECONDS = 5.0
 # an interaction's token edits its original response for 15 minutes: a press stays its
 # message's editor a little less
 EDITOR_SECONDS = 14 * 60.0
+# while only AI seats are awaited, the table is written once no AI move came for AI_SETTLE
+# seconds, or MAX_SETTLE seconds after the first of them: AI seats that answer at once
+# (no AI delay) make one edit, not one each; with an AI delay of a second or more each of
+# their moves is still shown on its own
+AI_SETTLE = 0.3
+MAX_SETTLE = 1.0
 
 
 # --- pacing ---------------------------------------------------------------------------------
@@ -375,6 +384,17 @@ class Table:
     # view and its items refer to each other: emptied, refcounting frees them at once
     # instead of the garbage collector's full passes)
     spent: list[discord.ui.View] = field(default_factory=list)
+    # the game, and its web link, as of the last commit: header, footer and buttons are
+    # built from it when the table is written (:meth:`TableListener._refresh`), not after
+    # every commit (``stale`` until then)
+    game: LiveGame | None = None
+    link: str | None = None
+    stale: bool = False
+    # AI seats moving one after another: the writer waits until ``settle`` (the loop's
+    # clock) so that the moves of one stretch ride in one edit; ``settle_from``: when the
+    # stretch began (it is held for at most MAX_SETTLE)
+    settle: float = 0.0
+    settle_from: float | None = None
 
 
 # what an edit through an interaction's token never reads: a kept editor drops them (the
@@ -502,26 +522,46 @@ class TableListener:
         table.lines.extend(new_lines)
         table.last_move = (outcome.seq, start, len(table.lines)) \
             if outcome.action.get("type") != "undo" and outcome.seq is not None else None
-        table.awaited = {game.seats[p]["id"] for p in game.awaiting()}
+        awaiting = game.awaiting()
+        table.awaited = {game.seats[p]["id"] for p in awaiting}
+        table.game, table.link, table.finished = game, link, over
+        table.stale = True  # built when written: a stretch of AI moves builds it once
+        if self._claim(table, outcome):
+            return  # the press's own answer shows it (answer_press)
+        if outcome.by_ai and not over and awaiting \
+                and all(game.seats[p].get("ai") for p in awaiting):
+            now = self.pacer.now()
+            if table.settle_from is None:
+                table.settle_from = now
+            table.settle = min(table.settle_from + MAX_SETTLE, now + AI_SETTLE)
+        else:
+            table.settle, table.settle_from = 0.0, None
+        self._wake(table)
+
+    def _refresh(self, table: Table) -> None:
+        """Build the live message's header, footer and buttons from the game as it stands,
+        if a commit changed it since they were built; the table is ``dirty`` (to be written)
+        if what the channel sees changed. Nothing changed (a secret move inside a
+        simultaneous step): no edit, so that not even the number of edits tells how often
+        anyone acted; this is decided before the writer asks the pacer for a slot, so the
+        timing of later writes does not tell it either."""
+        if not table.stale:
+            return
+        table.stale = False
+        game, lang = table.game, table.lang
         table.header = self._header(game, lang)
         table.footer = status_line(game, lang)
         replaced = table.view
-        table.view = final_view(game, lang) if over else table_view(self.bot, game, lang)
+        table.view = final_view(game, lang) if table.finished \
+            else table_view(self.bot, game, lang)
         if replaced is not None and replaced is not table.view:
             table.spent.append(replaced)
-        table.view = with_web_link(table.view, link, lang)
-        table.finished = over
+        table.view = with_web_link(table.view, table.link, lang)
         # kept as one string: a table's few dozen dicts and lists fewer for every full GC pass
         shown = repr((table.header, table.lines, table.footer, components_of(table.view)))
-        if shown == table.shown and not (table.repost or table.live_id is None or over):
-            # nothing the channel sees changed (a secret move inside a simultaneous step):
-            # no edit, so that not even the number of edits tells how often anyone acted
-            return
-        table.shown = shown
-        table.dirty = True
-        if self._claim(table, outcome):
-            return  # the press's own answer shows it (answer_press)
-        self._wake(table)
+        if shown != table.shown or table.repost or table.live_id is None or table.finished:
+            table.shown = shown
+            table.dirty = True
 
     # --- a press answered by the table itself ---------------------------------------------
 
@@ -579,7 +619,7 @@ class TableListener:
         table = press.table
         if table is not None:
             table.holds.discard(press.interaction.id)
-            if (table.dirty or table.retired) and not table.holds:
+            if (table.dirty or table.retired or table.stale) and not table.holds:
                 self._wake(table)
         press.interaction = None
 
@@ -620,7 +660,7 @@ class TableListener:
         finally:
             table.holds.discard(interaction.id)
             self._empty_spent(table)
-            if (table.dirty or table.retired) and not table.holds:
+            if (table.dirty or table.retired or table.stale) and not table.holds:
                 self._wake(table)
 
     @staticmethod
@@ -638,6 +678,7 @@ class TableListener:
         """What a press's answer writes to ``message_id`` (taken from what the writer would
         write) and how to give it back to the writer if the answer fails."""
         if message_id == table.live_id and not table.repost:
+            self._refresh(table)
             if not table.dirty:
                 return None, None
             table.dirty = False
@@ -806,12 +847,21 @@ class TableListener:
         that whatever piled up meanwhile goes out together."""
         while True:
             pending = [tb for tb in self.by_channel.get(channel_id, {}).values()
-                       if (tb.dirty or tb.retired)
+                       if (tb.dirty or tb.retired or tb.stale)
                        and not tb.holds]  # a press answering it wakes the writer after
             if not pending:
                 return
             table = pending[0]
+            wait = table.settle - self.pacer.now()
+            if wait > 0 and not table.retired:
+                await self.pacer.sleep(wait)  # AI seats still moving: one edit for them
+                continue
+            table.settle, table.settle_from = 0.0, None
+            self._refresh(table)
+            if not (table.dirty or table.retired):
+                continue  # nothing the channel sees changed: no write, no slot
             await self.pacer.slot(channel_id)
+            self._refresh(table)  # a commit may have come while the writer waited
             if table.holds or not (table.dirty or table.retired):
                 continue  # a press took it while the writer waited
             table.writing = True
@@ -824,7 +874,7 @@ class TableListener:
             finally:
                 table.writing = False
                 self._empty_spent(table)
-            if table.finished and not table.dirty and not table.retired:
+            if table.finished and not (table.dirty or table.retired or table.stale):
                 self.tables.pop(table.game_id, None)
                 in_channel = self.by_channel.get(channel_id, {})
                 in_channel.pop(table.game_id, None)
@@ -875,7 +925,7 @@ class TableListener:
         if table.live_id is not None:
             table.retired.append((table.live_id, compose(table.header, table.lines, final_line)))
             table.live_id = None
-        table.dirty = False
+        table.dirty = table.stale = False
         table.finished = True
         self._wake(table)
 

@@ -118,6 +118,50 @@ async def test_ai_seats_never_write_more_than_five_times_in_five_seconds(tmp_pat
     assert writes.max_in_window(5.0) <= 5
 
 
+async def test_ai_seats_that_answer_at_once_ride_in_one_edit(simcord_env, monkeypatch):
+    """With no AI delay, the AI seats' moves that follow one another make one write of the
+    table, not one each (issue 25: an edit per AI move, each building the table's buttons
+    again, was most of the bot's calls and a large part of its time under load); the write
+    shows the position they ended at."""
+    from cogs.table import TableListener
+
+    env = simcord_env
+    env.bot.host.ai_delay = 0.0
+    guild = env.create_guild()
+    channel = guild.create_text_channel("evo")
+    ann = guild.add_member(env.create_user("ann"))
+    writes: list[int] = []  # the game's seq at each write of the table's live message
+    write_one = TableListener._write_one
+
+    async def counted(self, table):
+        if table.dirty:
+            writes.append(table.game.seq)
+        return await write_one(self, table)
+
+    monkeypatch.setattr(TableListener, "_write_one", counted)
+    game = await open_table(env, channel, [ann], ais=3)
+    seat = game.seat_of(ann.id)
+    stretches = 0
+    for k in range(40):
+        await flush(env)
+        if game.status != "active" or game.state.turn > 3:
+            break
+        if seat not in game.awaiting():
+            await env.advance_time(0.5)
+            continue
+        writes.clear()
+        mine = game.seq + 1
+        action = ai_action(game.rules, game.state, seat, "fast")
+        await perform(env, channel, ann, game, seat, action, k)
+        await flush(env)
+        after = [a.actor for a in await env.bot.store.actions(game.id, since_seq=mine)]
+        if len(after) >= 2 and seat in game.awaiting() and str(ann.id) not in after:
+            stretches += 1  # the AI seats moved several times in a row after ann
+            ai_writes = [seq for seq in writes if seq > mine]
+            assert ai_writes in ([], [game.seq]), (after, writes, mine)
+    assert stretches >= 2
+
+
 # --- components bound to their position ------------------------------------------------------
 
 
