@@ -5,6 +5,8 @@ not a better choice."""
 
 from __future__ import annotations
 
+import pytest
+
 import engine.evo.ai as A
 from engine.evo.ai import WORLDS, StrongPolicy
 from tests.evo_helpers import first_choice
@@ -22,18 +24,19 @@ def _count_worlds(monkeypatch) -> list[int]:
     return calls
 
 
-def test_three_players_imagine_several_worlds(monkeypatch):
+@pytest.mark.parametrize("n", sorted(WORLDS))
+def test_several_worlds_by_player_count(monkeypatch, n):
     assert WORLDS[3] >= 3
-    state, legal, view, seed = first_choice(3, 700, 5, 0, "move")
+    state, legal, view, seed = first_choice(n, 700, 5, 0, "move")
     calls = _count_worlds(monkeypatch)
     StrongPolicy().choose(view, legal, seed)
-    assert len(calls) == WORLDS[3]
+    assert len(calls) == WORLDS[n]
     assert len(set(calls)) == len(calls)  # each world its own hidden cards and dice
 
 
 def test_one_world_where_the_table_has_none(monkeypatch):
-    assert 5 not in WORLDS
-    state, legal, view, seed = first_choice(5, 700, 5, 0, "move")
+    n = next(n for n in (4, 5, 2) if n not in WORLDS)
+    state, legal, view, seed = first_choice(n, 700, 5, 0, "move")
     calls = _count_worlds(monkeypatch)
     StrongPolicy().choose(view, legal, seed)
     assert len(calls) <= 1

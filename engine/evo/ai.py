@@ -1443,7 +1443,11 @@ REL_BEST_MANY = 1.0
 # wins. In one world, a rival's fight or a birth that its dice decide can tip a close choice;
 # a few worlds average them out. At 3 players the decisions are cheap enough for three
 # (issue 22, paired on 66 games from each of seeds 1000, 3000, 5000, 7000: 0.521 -> 0.566,
-# 39 games better, 27 worse; decision median 2.5 -> ~6 ms).
+# 39 games better, 27 worse; decision median 2.5 -> ~6 ms). Five worlds at 3 players came
+# out even with three (0.566 -> 0.572 on the same games, 22 better, 20 worse); three worlds
+# at 4 players even too (0.367 -> 0.371 on seeds 3000.., 7000..: 15 and 15), and at 5
+# players within the noise for three times the time (0.309 -> 0.322 on seeds 1000.., 3000..,
+# 5000.., 9000..: 27 better, 23 worse).
 WORLDS: dict[int, int] = {3: 3}
 
 
