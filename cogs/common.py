@@ -225,8 +225,8 @@ def draw_in_process(bot) -> None:
     if hasattr(bot, "add_listener"):
         _render_where = "process"
         pool = render_pool()
-        if pool is not None:
-            pool.submit(int)  # the worker starts now (and warms up), not at the first board
+        if pool is not None:  # the worker starts now (and warms up), not at the first board
+            asyncio.get_running_loop().create_task(pool.start())
 
 
 def _render_worker_start() -> None:
@@ -260,13 +260,11 @@ def render_pool():
     if os.environ.get("DARWIN_RENDER_POOL", _render_where) != "process":
         return None
     if _render_pool is None:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from host.workers import Pool
 
-        # spawn: a fresh interpreter, never a fork of a process with threads and a loop
-        _render_pool = ProcessPoolExecutor(int(os.environ.get("DARWIN_RENDER_WORKERS", "1")),
-                                           mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=_render_worker_start)
+        # fresh interpreters that the event loop speaks to through their pipes
+        _render_pool = Pool(int(os.environ.get("DARWIN_RENDER_WORKERS", "1")),
+                            warm=_render_worker_start)
     return _render_pool
 
 
@@ -276,12 +274,11 @@ async def draw(draw_png, *args) -> bytes:
     pool = render_pool()
     if pool is None:
         return await asyncio.to_thread(draw_png, *args)
-    from concurrent.futures.process import BrokenProcessPool
+    from host.workers import WorkerDied
 
     try:
-        return await asyncio.get_running_loop().run_in_executor(pool, draw_png, *args)
-    except BrokenProcessPool:  # the worker died (killed...): a new one next time
-        close_render_pool()
+        return await pool.call(draw_png, *args)
+    except WorkerDied:  # the worker died (killed...): this one in a thread, a new one next time
         return await asyncio.to_thread(draw_png, *args)
 
 
@@ -316,4 +313,4 @@ def close_render_pool() -> None:
     global _render_pool
     pool, _render_pool = _render_pool, None
     if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.close()

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from engine.ai import ai_action
+from host.workers import Pool
 
 log = logging.getLogger("darwin.ai")
 
@@ -89,17 +88,14 @@ class AiPool:
         self.quick_in_worker = 0  # quick decisions a worker made (metrics)
         self.quick_in_thread = 0  # quick decisions made in a thread: no free worker, or none
         self.hint_iterations = hint_iterations()
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Pool | None = None
 
-    def _executor(self) -> ProcessPoolExecutor:
-        """The workers, started at the first decision sent to them (a bot without AI seats or
-        hints never starts a process)."""
+    def _workers(self) -> Pool:
+        """The workers (host/workers.py: fresh interpreters that the event loop speaks to
+        through their pipes), started at the first decision sent to them (a bot without AI
+        seats or hints never starts a process)."""
         if self._pool is None:
-            # spawn: a fresh interpreter, never a fork of a process with threads and a loop
-            self._pool = ProcessPoolExecutor(self.workers,
-                                             mp_context=multiprocessing.get_context("spawn"))
-            for _ in range(self.workers):
-                self._pool.submit(_warm)
+            self._pool = Pool(self.workers, warm=_warm)
         return self._pool
 
     async def decide(self, rules: Any, state: Any, seat: int, level: str) -> dict:
@@ -138,19 +134,17 @@ class AiPool:
         self.busy += 1
         self.searching += not quick
         try:
-            loop = asyncio.get_running_loop()
             if level is None:
                 job = (_hint, rules.kind, state, seat, self.hint_iterations)
             elif quick:
                 job = (_quick, rules.kind, state, seat, level)
             else:
                 job = (_think, rules.kind, state, seat, level, self.seconds)
-            action = await loop.run_in_executor(self._executor(), *job)
+            action = await self._workers().call(*job)
         except BrokenProcessPool:
-            # a worker died (killed, out of memory): a new pool next time; a searching
+            # a worker died (killed, out of memory): a new one at the next call; a searching
             # decision fails and the host tries again after its back-off
-            log.error("an AI worker process died; starting new ones")
-            self._drop_pool()
+            log.error("an AI worker process died; a new one starts at the next decision")
             raise
         finally:
             self.busy -= 1
@@ -162,7 +156,7 @@ class AiPool:
     def _drop_pool(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.close()
 
     def close(self) -> None:
         """Stop the workers (a decision under way is abandoned: its seat is asked again at
