@@ -943,7 +943,23 @@ class StrongPolicy(Policy):
     about 35 ms at 3 players on the loaded machine, 5 before; p99 130-380 ms, 25-80 before.
     Also measured no better at 3 players: the measured tables refined by the unseen copies
     of each species, a margin added to the chance of finishing first, our own noise shared
-    by the opponents' comparisons, and our best answer where the hand itself comes back.)
+    by the opponents' comparisons, and our best answer where the hand itself comes back.
+    Nor, paired on seeds 90000.. and 100000.. (200 games; this version 0.552 there): the
+    3-player tables from 10,000 games instead of 2,500 (0.552, +10 -10: their noise does
+    not matter), or split by the advanced rules (5,000 games each: 0.532); each player's
+    spread from the measured variance of its groups (0.560, 300 games 0.563 against
+    0.558); a token worth 0.5 in the value however early (300 games 0.568 against 0.558,
+    +11 -8); worth 0.5 + 0.8 instead of 0.5 + 0.3 while tiles can still be bought (300
+    advanced games, seeds 90000.. to 130000..: 0.583 against 0.553, +37 -27, but 0.610
+    against 0.640 on the last 100, +11 -14; 0.5 + 1.2 worse there: 0.595); the spread
+    doubled in the last round (0.555); the next draw averaged once more
+    where it is ours, in the last round's last 6 cards (0.535, p99 ~520 ms); each tile's
+    best buy always a candidate (no change). Strong's outcomes barely move: such changes
+    alter the scores of ~40% of the games but the winner of ~5%. Diagnostics: strong wins
+    0.63 without the advanced rules and 0.48 with them (300 games); never buying a tile
+    0.34 against 0.495 (100 advanced games); fast seats that ignore the leader change
+    nothing (0.55). Its margin over the average fast seat is +3.0 / +2.2 points in round 1
+    (standard / advanced) but +0.8 in round 2 when round 1 ended within 3 points.)
     (The next draw averaged, 150 games each against fast, seeds 1400.. / 2400.. / 3400..:
     4 players 0.520 / 0.420 / 0.527 against 0.453 / 0.383 / 0.427 without; 5 players 0.407
     / 0.390 against 0.393 / 0.340 (seeds 1500.. / 2500..); 3 players 0.600 / 0.530 against
