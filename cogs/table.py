@@ -395,6 +395,7 @@ class Table:
     # stretch began (it is held for at most MAX_SETTLE)
     settle: float = 0.0
     settle_from: float | None = None
+    step: int | None = None  # the game's public step at the last commit (LiveGame.step)
 
 
 # what an edit through an interaction's token never reads: a kept editor drops them (the
@@ -528,7 +529,10 @@ class TableListener:
         table.stale = True  # built when written: a stretch of AI moves builds it once
         if self._claim(table, outcome):
             return  # the press's own answer shows it (answer_press)
-        if outcome.by_ai and not over and awaiting \
+        step = game.step if not over else None
+        if step == table.step and not over:
+            pass  # a secret move inside a simultaneous step: the writer's timing ignores it
+        elif outcome.by_ai and not over and awaiting \
                 and all(game.seats[p].get("ai") for p in awaiting):
             now = self.pacer.now()
             if table.settle_from is None:
@@ -536,6 +540,7 @@ class TableListener:
             table.settle = min(table.settle_from + MAX_SETTLE, now + AI_SETTLE)
         else:
             table.settle, table.settle_from = 0.0, None
+        table.step = step
         self._wake(table)
 
     def _refresh(self, table: Table) -> None:
