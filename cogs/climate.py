@@ -138,9 +138,7 @@ class Climate(GameCog, group_name="climate", group_description="Play Evolution: 
         if state.phase in ("green", "feeding") or (state.phase == "play"
                                                     and not state.options["quick"]):
             view = rules.view(state, None)
-            for seat in game.awaiting():
-                if game.seats[seat].get("ai"):
-                    continue
+            for seat in self.people_awaited(game):
                 by = self.by_type(rules.legal_actions(state, seat))
                 if state.phase == "green":
                     items += self._green_menu(game, seat, by, view, lang)

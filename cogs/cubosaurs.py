@@ -103,7 +103,7 @@ class Cubosaurs(GameCog, group_name="cubosaurs", group_description="Play Cubosau
 
         items: list[discord.ui.Item] = []
         names = game.names()
-        for seat in game.awaiting():
+        for seat in self.people_awaited(game):
             legal = game.rules.legal_actions(game.state, seat)
             kinds = {a["type"] for a in legal}
             for a in legal:

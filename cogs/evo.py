@@ -61,7 +61,7 @@ class Evo(GameCog, group_name="evo", group_description="Play EVO"):
             return items
         names = game.names()
         buttons = 0
-        for seat in game.awaiting():
+        for seat in self.people_awaited(game):
             legal = rules.legal_actions(state, seat)
             kinds = {a["type"] for a in legal}
             key = game.key_for(seat)  # another player's loss choice leaves it as it is

@@ -174,6 +174,13 @@ class GameCog(commands.GroupCog):
     # --- menus on the table -----------------------------------------------------------------
 
     @staticmethod
+    def people_awaited(game: LiveGame) -> list[int]:
+        """The seats awaited now that a person plays: the table's buttons and menus are drawn
+        for them only (an AI seat's move is never a person's to press; drawing its menus on
+        every press's answer was a large part of the bot's time under load, issue 25)."""
+        return [p for p in game.awaiting() if not game.seats[p].get("ai")]
+
+    @staticmethod
     def by_type(actions: list[dict]) -> dict[str, list[dict]]:
         """Actions grouped by their type (each group in their order)."""
         by: dict[str, list[dict]] = {}

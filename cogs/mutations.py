@@ -43,7 +43,7 @@ class Mutations(GameCog, group_name="mutations",
         names = game.names()
         items: list[discord.ui.Item] = []
         pend = view["pending"]
-        for seat in game.awaiting():
+        for seat in self.people_awaited(game):
             legal = rules.legal_actions(state, seat)
             by = self.by_type(legal)
             who = names[seat]
