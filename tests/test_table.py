@@ -162,6 +162,42 @@ async def test_ai_seats_that_answer_at_once_ride_in_one_edit(simcord_env, monkey
     assert stretches >= 2
 
 
+async def test_the_table_draws_buttons_for_the_persons_awaited_only(simcord_env):
+    """An AI seat's moves are never a person's to press: while only AI seats are awaited the
+    table shows no move of theirs (issue 25: drawing them in every press's answer was a
+    large part of the bot's time under load), and a person awaited gets theirs."""
+    from cogs.table import HandButton
+
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("evo")
+    ann = guild.add_member(env.create_user("ann"))
+    game = await open_table(env, channel, [ann], ais=3)
+    seat = game.seat_of(ann.id)
+    cog = env.bot.game_cog("evo")
+    seen = {"ai": 0, "person": 0}
+    for k in range(60):
+        await flush(env)
+        if game.status != "active" or game.state.turn > 2:
+            break
+        awaiting = game.awaiting()
+        items = cog.table_items(game, "en")
+        moves = [i for i in items if not isinstance(i, HandButton)]
+        if game.state.window is not None:
+            pass  # a card window: one Pass for every hand, whoever is asked
+        elif seat not in awaiting:
+            seen["ai"] += 1
+            assert not moves, (awaiting, [getattr(i, "custom_id", None) for i in moves])
+        else:
+            seen["person"] += 1
+            assert moves and all(f":{game.id}:" in i.custom_id for i in moves)
+            action = ai_action(game.rules, game.state, seat, "fast")
+            await perform(env, channel, ann, game, seat, action, k)
+            continue
+        await env.advance_time(0.5)
+    assert seen["ai"] and seen["person"], seen
+
+
 # --- components bound to their position ------------------------------------------------------
 
 
