@@ -26,6 +26,7 @@ import logging
 import os
 import pickle
 import struct
+import subprocess
 import sys
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -84,7 +85,9 @@ class Worker:
         self.warm = warm
         self.nice = nice
         self.pending: dict[int, asyncio.Future] = {}
-        self._proc: asyncio.subprocess.Process | None = None
+        self._proc: subprocess.Popen | None = None
+        self._calls: asyncio.WriteTransport | None = None  # its stdin
+        self._answers: asyncio.ReadTransport | None = None  # its stdout
         self._starting: asyncio.Task | None = None
         self._reader: asyncio.Task | None = None
         self._ids = 0
@@ -96,7 +99,7 @@ class Worker:
 
     async def start(self) -> None:
         """Start the process now (else at the first call)."""
-        if self._proc is not None and self._proc.returncode is None:
+        if self._proc is not None and self._proc.poll() is None:
             return
         if self._starting is None or self._starting.done():
             self._starting = asyncio.ensure_future(self._spawn())
@@ -107,37 +110,48 @@ class Worker:
         setup = pickle.dumps((list(sys.path), self.warm, self.nice)).hex()
         code = ("import pickle, sys; path, warm, nice = pickle.loads(bytes.fromhex(sys.argv[1]));"
                 " sys.path[:] = path; from host.workers import _serve; _serve(warm, nice)")
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", code, setup, stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, limit=2 ** 26)
-        self._proc = proc
-        self._reader = asyncio.ensure_future(self._read(proc))
+        # subprocess.Popen and the loop's pipe transports, not asyncio's
+        # create_subprocess_exec: cancelled while starting (a bot that stops as it starts),
+        # that one waits for the child's end and asyncio.run never returns (Python 3.11)
+        proc = subprocess.Popen([sys.executable, "-c", code, setup], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE)
+        loop = asyncio.get_running_loop()
+        try:
+            out = asyncio.StreamReader(limit=2 ** 26, loop=loop)
+            answers, _ = await loop.connect_read_pipe(
+                lambda: asyncio.StreamReaderProtocol(out, loop=loop), proc.stdout)
+            calls, _ = await loop.connect_write_pipe(asyncio.Protocol, proc.stdin)
+        except BaseException:
+            proc.kill()
+            raise
+        if self.closed:  # closed while it started
+            answers.close()
+            calls.close()
+            proc.kill()
+            return
+        self._proc, self._calls, self._answers = proc, calls, answers
+        self._reader = asyncio.ensure_future(self._read(proc, out))
 
     async def call(self, fn: Callable, *args: Any) -> Any:
         """``fn(*args)`` in the worker (``fn`` by reference: a module's function)."""
         if self.closed:
             raise WorkerDied("the worker is closed")
         await self.start()
-        proc = self._proc
-        if proc is None:  # it died as it started
+        calls = self._calls
+        if self._proc is None or calls is None or calls.is_closing():
             raise WorkerDied("the worker process ended as it started")
         self._ids += 1
         call_id = self._ids
         frame = pickle.dumps((call_id, fn, args), protocol=pickle.HIGHEST_PROTOCOL)
         future = asyncio.get_running_loop().create_future()
         self.pending[call_id] = future
-        try:
-            proc.stdin.write(_HEADER.pack(len(frame)) + frame)
-        except (ConnectionError, RuntimeError) as exc:  # the pipe broke: it died
-            self.pending.pop(call_id, None)
-            raise WorkerDied(f"the worker process ended ({exc})") from exc
+        calls.write(_HEADER.pack(len(frame)) + frame)
         try:
             return await future
         finally:
             self.pending.pop(call_id, None)
 
-    async def _read(self, proc: asyncio.subprocess.Process) -> None:
-        out = proc.stdout
+    async def _read(self, proc: subprocess.Popen, out: asyncio.StreamReader) -> None:
         try:
             while True:
                 (size,) = _HEADER.unpack(await out.readexactly(_HEADER.size))
@@ -153,30 +167,37 @@ class Worker:
             pass  # the process ended
         except Exception:  # noqa: BLE001 - a damaged answer: the worker cannot be trusted
             log.exception("a worker process sent a damaged answer; it is replaced")
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
         if self._proc is proc:
-            self._proc = None
+            self._drop()
         error = WorkerDied("a worker process ended while thinking or drawing")
         for future in list(self.pending.values()):
             if not future.done():
                 future.set_exception(error)
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
-        await proc.wait()
+
+    def _drop(self) -> None:
+        """Let go of the process: killed, its pipes closed, reaped once it has ended."""
+        proc, self._proc = self._proc, None
+        for transport in (self._calls, self._answers):
+            if transport is not None:
+                with contextlib.suppress(RuntimeError):  # the loop is closed already
+                    transport.close()
+        self._calls = self._answers = None
+        if proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            for pipe in (proc.stdin, proc.stdout):
+                with contextlib.suppress(OSError):
+                    pipe.close()
+            if proc.poll() is None:  # a zombie for a moment: reaped a little later
+                with contextlib.suppress(RuntimeError):
+                    asyncio.get_running_loop().call_later(1.0, proc.poll)
 
     def close(self) -> None:
         """Stop the process (calls under way fail with WorkerDied)."""
         self.closed = True
-        proc, self._proc = self._proc, None
         if self._reader is not None:
             self._reader.cancel()
-        if proc is not None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
-            # its pipes closed now, while the loop runs (not when collected, maybe later)
-            with contextlib.suppress(Exception):
-                proc._transport.close()  # asyncio's Process has no public close
+        self._drop()
         for future in self.pending.values():
             if not future.done():
                 future.set_exception(WorkerDied("the worker was closed"))

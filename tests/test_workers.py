@@ -57,3 +57,20 @@ async def test_a_pool_sends_a_call_to_its_least_busy_worker():
         assert set(pool.pids()) == {first.pid, second.pid} and None not in pool.pids()
     finally:
         pool.close()
+
+
+def test_a_worker_starting_as_the_loop_ends_lets_it_end():
+    """A bot that stops as it starts (Discord unreachable) while its render worker is being
+    started: asyncio.run returns (asyncio's create_subprocess_exec, cancelled there, waited
+    for the child's end forever)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import asyncio\nfrom host.workers import Pool\n"
+            "async def main():\n"
+            "    asyncio.get_running_loop().create_task(Pool(1).start())\n"
+            "    await asyncio.sleep(0)\n"
+            "asyncio.run(main())\n")
+    subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                   timeout=60, check=True)
