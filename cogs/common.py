@@ -230,9 +230,9 @@ def draw_in_process(bot) -> None:
 
 
 def _render_worker_start() -> None:
-    """A render worker process: below the bot's priority, and every game's first board
-    drawn once (fonts, palettes and static layers: 0.2-1.2 s each, cold) before it serves."""
-    os.nice(10)
+    """A render worker process (run below the bot's priority: ``nice`` 10): every game's first
+    board drawn once (fonts, palettes and static layers: 0.2-1.2 s each, cold) before it
+    serves."""
     from engine import Seat
     from engine.core import game_kinds, get_game
     from images import render
@@ -264,7 +264,7 @@ def render_pool():
 
         # fresh interpreters that the event loop speaks to through their pipes
         _render_pool = Pool(int(os.environ.get("DARWIN_RENDER_WORKERS", "1")),
-                            warm=_render_worker_start)
+                            warm=_render_worker_start, nice=10)
     return _render_pool
 
 

@@ -529,18 +529,19 @@ class TableListener:
         table.stale = True  # built when written: a stretch of AI moves builds it once
         if self._claim(table, outcome):
             return  # the press's own answer shows it (answer_press)
-        step = game.step if not over else None
-        if step == table.step and not over:
-            pass  # a secret move inside a simultaneous step: the writer's timing ignores it
-        elif outcome.by_ai and not over and awaiting \
-                and all(game.seats[p].get("ai") for p in awaiting):
-            now = self.pacer.now()
-            if table.settle_from is None:
-                table.settle_from = now
-            table.settle = min(table.settle_from + MAX_SETTLE, now + AI_SETTLE)
-        else:
-            table.settle, table.settle_from = 0.0, None
-        table.step = step
+        step = None if over else game.step
+        # only a public change sets the writer's wait: a secret move inside a simultaneous
+        # step leaves it as it was (when the table is written never tells of one)
+        if over or step != table.step:
+            table.step = step
+            if outcome.by_ai and not over and awaiting \
+                    and all(game.seats[p].get("ai") for p in awaiting):
+                now = self.pacer.now()
+                if table.settle_from is None:
+                    table.settle_from = now
+                table.settle = min(table.settle_from + MAX_SETTLE, now + AI_SETTLE)
+            else:
+                table.settle, table.settle_from = 0.0, None
         self._wake(table)
 
     def _refresh(self, table: Table) -> None:
@@ -858,8 +859,8 @@ class TableListener:
                 return
             table = pending[0]
             wait = table.settle - self.pacer.now()
-            if wait > 0 and not table.retired:
-                await self.pacer.sleep(wait)  # AI seats still moving: one edit for them
+            if wait > 0:  # AI seats still moving: one write for them (a phase's post too)
+                await self.pacer.sleep(wait)
                 continue
             table.settle, table.settle_from = 0.0, None
             self._refresh(table)

@@ -25,6 +25,7 @@ import contextlib
 import logging
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -43,7 +44,10 @@ class WorkerDied(BrokenProcessPool):
 
 def _serve(warm: Callable[[], Any] | None, nice: int) -> None:
     """The worker's loop: read a call, run it, write its answer, until stdin is closed.
-    Its stdout is the answers' channel: anything printed goes to stderr instead."""
+    Its stdout is the answers' channel: anything printed goes to stderr instead. Ctrl+C in
+    the bot's terminal reaches the worker too: it is ignored, and the worker goes when the
+    bot, stopping gracefully, closes its pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     calls = os.fdopen(0, "rb", buffering=0)
     answers = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)
@@ -67,7 +71,7 @@ def _serve(warm: Callable[[], Any] | None, nice: int) -> None:
         call_id, fn, args = pickle.loads(read(size))
         try:
             answer = (call_id, True, fn(*args))
-        except BaseException as exc:  # noqa: BLE001 - every failure goes back to the caller
+        except Exception as exc:  # noqa: BLE001 - every failure goes back to the caller
             answer = (call_id, False, exc)
         try:
             frame = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
