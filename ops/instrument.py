@@ -167,6 +167,11 @@ class Operations:
                              {(): memory.THAWED["thaws"]})
         yield counter_family("darwin_gc_thawed_objects", "Objects the thaws freed (frozen, "
                              "then dead in a cycle)", [], {(): memory.THAWED["freed"]})
+        yield counter_family("darwin_gc_garbage_counts", "Counts of the frozen garbage in a "
+                             "forked copy (hourly)", [], {(): memory.THAWED["probes"]})
+        yield gauge_family("darwin_gc_frozen_garbage", "Frozen objects that died in a cycle, "
+                           "at the last count (a thaw frees them when they are 5% of the "
+                           "frozen objects)", [], {(): memory.THAWED["garbage"]})
 
     async def _read_games(self) -> None:
         now = time.monotonic()

@@ -23,6 +23,8 @@ Each bot has its own registry (tests run several bots in one process). Names:
 * ``darwin_ai_step_failures_total{kind}`` — AI moves that raised (``GameHost``)
 * ``darwin_gc_frozen_objects`` — objects frozen for the garbage collector (``ops/memory.py``:
   it grows with the live games; growing without them is a leak, which a thaw frees),
+  ``darwin_gc_frozen_garbage`` — how many of them had died in a cycle at the last hourly count
+  (in a forked copy; ``darwin_gc_garbage_counts_total`` counts the counts),
   ``darwin_gc_thaws_total``, ``darwin_gc_thawed_objects_total`` — the thaws and what they freed
 * ``darwin_gateway_connected{shard}``, ``darwin_gateway_latency_seconds{shard}``
 * ``process_*`` — CPU, memory, open files of the bot process

@@ -100,18 +100,105 @@ def test_a_thaw_frees_what_died_in_a_cycle_after_it_was_frozen(unfrozen):
     assert memory.old_generation() == 0
 
 
-async def test_keep_frozen_thaws_now_and_then(unfrozen, monkeypatch):
-    calls = []
-    monkeypatch.setattr(memory, "collect_and_freeze", lambda: calls.append("freeze"))
-    monkeypatch.setattr(memory, "thaw", lambda: calls.append("thaw") or 0)
-    monkeypatch.setattr(memory, "grown_since", lambda frozen: True)
-    task = asyncio.create_task(memory.keep_frozen(period=0.001, thaw_every=0.005))
+async def _ticks(memory, calls, thaw_every, want=10):
+    task = asyncio.create_task(memory.keep_frozen(period=0.001, thaw_every=thaw_every))
     for _ in range(1000):  # at most 10 s
-        if len(calls) >= 10 or task.done():
+        if len(calls) >= want or task.done():
             break
         await asyncio.sleep(0.01)
     task.cancel()
-    assert calls[:10] == (["freeze"] * 4 + ["thaw"]) * 2  # every fifth check
+    return task
+
+
+async def test_keep_frozen_thaws_when_a_count_finds_a_leak(unfrozen, monkeypatch):
+    calls = []
+
+    async def garbage():
+        calls.append("count")
+        return 10**9  # every frozen object dead: a leak
+
+    monkeypatch.setattr(memory, "collect_and_freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(memory, "thaw", lambda: calls.append("thaw") or 0)
+    monkeypatch.setattr(memory, "frozen_garbage", garbage)
+    await _ticks(memory, calls, thaw_every=0.005, want=13)
+    # every fifth tick a count starts; the thaw comes at the tick after it answered
+    period = ["freeze"] * 4 + ["freeze", "count", "thaw"]
+    assert calls[:13] == period + period[1:]
+    assert memory.THAWED["garbage"] == 10**9
+
+
+async def test_no_thaw_when_the_count_finds_little(unfrozen, monkeypatch):
+    """The frozen objects grew (more live games), but nothing of them is dead: no full pass
+    (it ran whenever they had grown by a quarter: 343 ms at 2,000 live games)."""
+    calls = []
+
+    async def garbage():
+        calls.append("count")
+        return 10  # under THAW_GARBAGE of the frozen objects
+
+    gc.freeze()  # this process's objects: tens of thousands
+    monkeypatch.setattr(memory, "collect_and_freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(memory, "thaw", lambda: calls.append("thaw") or 0)
+    monkeypatch.setattr(memory, "grown_since", lambda frozen: True)
+    monkeypatch.setattr(memory, "frozen_garbage", garbage)
+    await _ticks(memory, calls, thaw_every=0.002, want=20)
+    assert "count" in calls and "thaw" not in calls
+
+
+async def test_without_a_count_a_thaw_follows_growth(unfrozen, monkeypatch):
+    calls = []
+
+    async def garbage():
+        return None  # no fork here, or the copy did not answer
+
+    monkeypatch.setattr(memory, "collect_and_freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(memory, "thaw", lambda: calls.append("thaw") or 0)
+    monkeypatch.setattr(memory, "frozen_garbage", garbage)
+    grown = [False]
+    monkeypatch.setattr(memory, "grown_since", lambda frozen: grown[0])
+    await _ticks(memory, calls, thaw_every=0.002, want=10)
+    assert calls[:10] == ["freeze"] * 10  # counts were due every second tick: not grown
+    calls.clear()
+    grown[0] = True
+    await _ticks(memory, calls, thaw_every=0.002, want=10)
+    assert "thaw" in calls
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork here")
+async def test_frozen_garbage_is_counted_in_a_copy_without_touching_the_process(unfrozen):
+    gc.collect()
+
+    class Node:
+        pass
+
+    memory.freeze()
+    before = await memory.frozen_garbage()
+    kept = []
+    for _ in range(500):
+        a, b = Node(), Node()
+        a.b, b.a = b, a
+        kept.append(a)
+    del a, b
+    memory.freeze()
+    kept.clear()  # 1,000 frozen objects dead in cycles (and their 500 dicts)
+    frozen = gc.get_freeze_count()
+    after = await memory.frozen_garbage()
+    assert after - before >= 1000
+    assert gc.get_freeze_count() > frozen - 100  # this process collected none of them
+    assert memory.thaw() >= 1000  # they were still here: a thaw frees them
+    assert await memory.frozen_garbage() <= before  # and the count says so
+
+
+async def test_a_copy_that_does_not_answer_is_killed(unfrozen, monkeypatch):
+    """A copy that hangs (a lock another thread held at the fork) is killed at the timeout."""
+    import os
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork here")
+    monkeypatch.setattr(memory, "_count_garbage", lambda: __import__("time").sleep(60))
+    started = asyncio.get_running_loop().time()
+    assert await memory.frozen_garbage(timeout=0.3) is None
+    assert asyncio.get_running_loop().time() - started < 5
 
 
 def test_a_sent_picture_leaves_no_cycle_behind():
@@ -137,19 +224,6 @@ def test_a_sent_picture_leaves_no_cycle_behind():
     finally:
         gc.enable()
     gc.collect()
-
-
-async def test_no_thaw_while_the_frozen_objects_do_not_grow(unfrozen, monkeypatch):
-    calls = []
-    monkeypatch.setattr(memory, "collect_and_freeze", lambda: calls.append("freeze"))
-    monkeypatch.setattr(memory, "thaw", lambda: calls.append("thaw") or 0)
-    task = asyncio.create_task(memory.keep_frozen(period=0.001, thaw_every=0.002))
-    for _ in range(1000):
-        if len(calls) >= 10 or task.done():
-            break
-        await asyncio.sleep(0.01)
-    task.cancel()
-    assert calls[:10] == ["freeze"] * 10  # a thaw was due every second tick: not grown
 
 
 def test_grown_since_counts_the_frozen_objects(unfrozen):

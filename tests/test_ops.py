@@ -165,6 +165,8 @@ async def test_healthz_and_metrics_of_a_running_bot(health_env, monkeypatch):
     frozen, thaws = gc.get_freeze_count(), memory.THAWED["thaws"]
     assert re.search(rf"^darwin_gc_frozen_objects {frozen}\.0$", text, re.M)
     assert re.search(rf"^darwin_gc_thaws_total {thaws}\.0$", text, re.M)
+    garbage = memory.THAWED["garbage"]
+    assert re.search(rf"^darwin_gc_frozen_garbage {garbage}\.0$", text, re.M)
     assert "darwin_event_loop_lag_seconds_bucket" in text
     assert "process_resident_memory_bytes" in text or "process_cpu_seconds_total" in text
     commits = sample(text, "darwin_commits_total", outcome="ok")
