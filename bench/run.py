@@ -16,6 +16,9 @@
                                    200 watchers of one game and the players' interaction
                                    p99 with and without them (bench/web_bench.py; only when
                                    asked: it runs the bot against the fake Discord)
+    python bench/run.py gc         the collector's hourly work at 2,000 live games: a thaw's
+                                   full pass against the pause of counting the frozen
+                                   garbage in a forked copy (bench/gc_bench.py)
     python bench/run.py ai         the AI seats' quick figures (bench/ai_matchup.py, few games):
                                    win shares, strategic kinds unused, silly plays, decision time
 
@@ -248,6 +251,13 @@ def bench_ops(out) -> None:
     ops_bench.run(out)
 
 
+def bench_gc(out) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import gc_bench
+
+    gc_bench.run(out)
+
+
 def bench_web(out) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import web_bench
@@ -281,6 +291,8 @@ def main(argv: list[str]) -> int:
         bench_ops(out)
     if prefix and "web".startswith(prefix[:3]):  # processes and sockets: only when asked
         bench_web(out)
+    if "gc".startswith(prefix[:2]) or not prefix:
+        bench_gc(out)
     if "ai".startswith(prefix[:2]) or not prefix:
         bench_ai(out)
     return 0

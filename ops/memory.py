@@ -133,6 +133,8 @@ def collect_and_freeze() -> None:
 # the thaws of this process and the objects they freed (darwin_gc_thaws_total...); the
 # counts of frozen garbage and what the last one found (darwin_gc_frozen_garbage...)
 THAWED = {"thaws": 0, "freed": 0, "probes": 0, "garbage": 0}
+# the last count's fork and answer, in ms (bench/gc_bench.py)
+LAST_COUNT = {"fork_ms": 0.0, "ms": 0.0}
 
 
 def thaw() -> int:
@@ -184,9 +186,10 @@ async def frozen_garbage(timeout: float = PROBE_TIMEOUT) -> int | None:
     loop.add_reader(read, readable)
     try:
         data = await asyncio.wait_for(answer, timeout)
+        LAST_COUNT.update(fork_ms=forked * 1000, ms=(time.perf_counter() - started) * 1000)
         log.info("gc: %s frozen objects of %d dead in cycles (counted in a copy: the fork "
                  "took %.1f ms, the count %.0f ms)", data.decode() or "?",
-                 gc.get_freeze_count(), forked * 1000, (time.perf_counter() - started) * 1000)
+                 gc.get_freeze_count(), LAST_COUNT["fork_ms"], LAST_COUNT["ms"])
         return int(data) if data else None
     except TimeoutError:
         log.warning("gc: the copy counting frozen garbage did not answer in %.0f s", timeout)
