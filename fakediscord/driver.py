@@ -511,6 +511,8 @@ def gc_pauses(cfg: LoadConfig) -> dict:
             "gen2": sum(r["count_by_gen"][2] for r in reports),
             "worst": [r.get("worst") for r in reports],
             "startup_max_cpu_ms": [r.get("startup_max_cpu_ms") for r in reports],
+            "thaws": [r.get("thaws") for r in reports],
+            "last_count": [r.get("last_count") for r in reports],
             "by_gen": [max((r["max_ms_by_gen"][g] for r in reports), default=0.0)
                        for g in range(3)]}
 
@@ -783,5 +785,7 @@ async def run_load(cfg: LoadConfig, out=print) -> dict:
                          "unhandled": sorted(set(fake.unhandled))[:10],
                          "moves_stored": checks["moves_stored"],
                          "gc_worst_since_ready": pauses["worst"],
-                         "gc_startup_max_cpu_ms": pauses["startup_max_cpu_ms"]}
+                         "gc_startup_max_cpu_ms": pauses["startup_max_cpu_ms"],
+                         "gc_thaws_and_counts": pauses["thaws"],
+                         "gc_last_count": pauses["last_count"]}
     return report

@@ -140,13 +140,16 @@ class GcPauses:
         self.max_ms[gen] = max(self.max_ms[gen], ms)
 
     def write(self, path: Path) -> None:
+        from ops import memory  # the thaws and the last count of frozen garbage
+
         path.write_text(json.dumps({"max_ms": max(self.max_ms), "max_ms_by_gen": self.max_ms,
                                     "max_cpu_ms": max(self.max_cpu_ms),
                                     "max_cpu_ms_by_gen": self.max_cpu_ms,
                                     "count_by_gen": self.count, "total_ms": self.total_ms,
                                     "startup_max_ms": self.startup_max_ms,
                                     "startup_max_cpu_ms": self.startup_max_cpu_ms,
-                                    "worst": self.worst}))
+                                    "worst": self.worst, "thaws": memory.THAWED,
+                                    "last_count": memory.LAST_COUNT}))
 
 
 def heap_report(log) -> None:
