@@ -12,6 +12,8 @@ comes (its longest lateness is the pause every answer would have waited):
 * ``gc.count_pause_ms``: the loop's longest lateness while :func:`ops.memory.frozen_garbage`
   counts the frozen garbage in a forked copy (what the bot does every hour now), and
   ``gc.fork_ms``, the fork itself; ``gc.count_ms``: until the copy's answer;
+  ``gc.idle_lateness_ms``: the same ticker's longest lateness over as long doing nothing
+  (what the machine's other work costs it: on a busy machine most of the count's figure);
 * ``gc.frozen_objects``: what was frozen.
 
 Medians over ``--runs``; the thaw is timed on its own (no loop) after the counts.
@@ -81,17 +83,19 @@ def run(out, games: int = GAMES, runs: int = RUNS) -> None:
     held = live_games(games)
     memory.freeze()
     out("gc.frozen_objects", gc.get_freeze_count(), "objects")
-    pauses, forks, counts = [], [], []
+    pauses, forks, counts, idle = [], [], [], []
     for _ in range(runs):
         started = time.perf_counter()
         pause, garbage = asyncio.run(longest_lateness(memory.frozen_garbage()))
         counts.append((time.perf_counter() - started) * 1000)
         pauses.append(pause)
+        idle.append(asyncio.run(longest_lateness(asyncio.sleep(counts[-1] / 1000)))[0])
         forks.append(memory.LAST_COUNT["fork_ms"])
         out("gc.count_garbage", garbage if garbage is not None else -1, "objects")
     out("gc.count_pause_ms", statistics.median(pauses), "ms")
     out("gc.fork_ms", statistics.median(forks), "ms")
     out("gc.count_ms", statistics.median(counts), "ms")
+    out("gc.idle_lateness_ms", statistics.median(idle), "ms")
     thaws = []
     for _ in range(runs):
         started = time.perf_counter()

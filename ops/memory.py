@@ -61,7 +61,9 @@ freeing 23,000); ``20000,2,20``: 99 ms; ``5000,20,20``: 106 ms (a middle one fre
   the frozen objects (a leak) does :func:`thaw` unfreeze everything, collect and freeze again
   in the bot itself. A bot that merely grows never pauses for it (it did: the thaw ran
   whenever the frozen objects had grown by a quarter, freeing nothing). Where there is no
-  fork (Windows), that older rule stands (:func:`grown_since`).
+  fork (Windows), that older rule stands (:func:`grown_since`). The copy's pass writes to
+  every object's header, so for the fraction of a second it lasts the copy's memory grows
+  towards the bot's resident size (copy on write), and it is gone when the copy exits.
 """
 
 from __future__ import annotations
