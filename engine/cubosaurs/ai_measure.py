@@ -23,6 +23,16 @@ used: measured no better). Each cell is the mean of its notes shrunk toward a fa
 cell; for ``SELF`` the ``OPP`` value), kept per number of cards still to draw (1..6n).
 
 Run ``python -m engine.cubosaurs.ai_measure`` to rebuild ``ai_values.py``'s text (minutes).
+
+The threat table (:mod:`engine.cubosaurs.ai_threats`, ``python -m
+engine.cubosaurs.ai_measure threats``, 2 minutes): from games of fast seats with the
+advanced rules, at every draw, for each interactive tile on offer and each player: the
+player's *exposure* (the most one card's loss would cost them now) and *status* (whether
+they lead for an opponent who can pay the tile, see :func:`engine.cubosaurs.ai.exposure`),
+and what that tile finally cost them in the round; a cell is its total loss per point of
+exposure. (The fast rules aim the interactive tiles at their leader: at 3 players a
+destroy on offer is bought against such a player before the round ends 55-75% of the
+time, against nobody's leader 5-20%.)
 Pure: no I/O but that ``__main__`` printing the module's text.
 """
 
@@ -34,6 +44,7 @@ from engine.core import Seat
 from engine.cubosaurs import CUBOSAURS
 from engine.cubosaurs import ai as A
 from engine.cubosaurs import rules as R
+from engine.cubosaurs.scoring import breakdown
 
 SHRINK = 10.0       # notes' weight of a cell's fallback
 OPP_GAMES = 2500    # games of fast seats per player count (seeds 50000 + 1000 n ..)
@@ -220,5 +231,116 @@ def module_text(opp: dict, own: dict) -> str:
     return "\n".join(lines)
 
 
+# --- the interactive tiles' threat (ai_threats.THREAT) ---------------------------------------
+
+THREAT_GAMES = 1000  # fast games with the advanced rules per player count (seeds 77000 + 1000 n ..)
+THREAT_COUNTS = (3,)  # the player counts the strong level uses it at (StrongPolicy.threat_counts)
+THREAT_SHRINK = 10.0  # points of exposure added to every cell's (toward no loss)
+
+
+def threat_notes(n: int, games: int, seed: int) -> dict:
+    """Raw sums ``{(tile, status, bucket): [loss, exposure, notes]}`` over ``games`` seeded
+    games of fast seats with the advanced rules: at every draw from the deck, for each
+    interactive tile on offer and each player, the player's status for that tile and
+    exposure (:func:`engine.cubosaurs.ai.exposure`, :func:`~engine.cubosaurs.ai.threat_status`)
+    and, at the round's end, what that tile cost them once bought against them later in the
+    round (their score just before its use minus just after; 0 if it was not). ``bucket``:
+    the cards still to draw in sixes (1: 1-6, 2: 7-12, ..)."""
+    fast = A.FastPolicy()
+    stats: dict = defaultdict(lambda: [0.0, 0.0, 0])
+    G = CUBOSAURS
+    for gi in range(games):
+        state = G.new_game([Seat(f"ai:{i}", f"AI {i}") for i in range(n)], seed + gi,
+                           {"advanced": True})
+        rnd = state.round
+        snaps: list = []
+        used: dict = {}  # tile -> (target, deck size when used, the target's loss)
+        while not G.is_over(state):
+            if (state.stage == "act" and state.hand_from is None and len(state.hand) == 1
+                    and not state.bought and not state.debts):
+                atk = [t for t in state.offer if t in A.ATTACKS]
+                if atk:
+                    finished = R.round_totals(state)
+                    cols = [A.Col(c) for c in state.collections]
+                    snaps.append((len(state.deck) + 1, atk,
+                                  A.exposure(state.collections, cols, state.tiles, finished,
+                                             state.tokens)))
+            p = G.to_act(state)[0]
+            legal = G.legal_actions(state, p)
+            if len(legal) == 1:
+                a = legal[0]
+            else:
+                v = G.view(state, p)
+                a = fast.choose(v, legal, A.view_seed(v))
+            if a["type"] == "buy" and a["tile"] in A.ATTACKS:
+                q = a["target"]
+                before = breakdown(state.collections, q, state.tiles[q])["total"]
+                deck = len(state.deck)
+                G.apply_in_place(state, p, a)
+                used[a["tile"]] = (q, deck, before - breakdown(state.collections, q,
+                                                               state.tiles[q])["total"])
+            else:
+                G.apply_in_place(state, p, a)
+            if state.round == rnd and not G.is_over(state):
+                continue
+            for left, atk, expo in snaps:
+                for t in atk:
+                    u = used.get(t)
+                    for q, (most, rich) in enumerate(expo):
+                        cell = stats[(t, A.threat_status(rich, A.COST[t]), (left + 5) // 6)]
+                        cell[0] += u[2] if u and u[0] == q and u[1] < left else 0
+                        cell[1] += most
+                        cell[2] += 1
+            snaps, used = [], {}
+            rnd = state.round
+    return dict(stats)
+
+
+def threat_table(stats: dict, n: int) -> dict:
+    """``{tile: (per status: (per bucket: loss per point of exposure))}``, each cell's loss
+    over its exposure plus ``THREAT_SHRINK``."""
+    out = {}
+    for t in A.ATTACKS:
+        out[t] = tuple(
+            tuple(round(stats.get((t, st, b), (0.0, 0.0, 0))[0]
+                        / (stats.get((t, st, b), (0.0, 0.0, 0))[1] + THREAT_SHRINK), 3)
+                  for b in range(1, n + 1))
+            for st in range(3))
+    return out
+
+
+def measure_threat(ns=THREAT_COUNTS, games: int = THREAT_GAMES) -> dict:
+    """``THREAT``: ``{n: threat_table}``."""
+    return {n: threat_table(threat_notes(n, games, 77000 + 1000 * n), n) for n in ns}
+
+
+def threat_module_text(threat: dict) -> str:
+    lines = ['"""The strong level\'s threat table, measured by',
+             ":func:`engine.cubosaurs.ai_measure.measure_threat` (generated: do not edit by hand).",
+             "",
+             "``THREAT[n][tile][status][b]``: a player's expected loss to that interactive tile",
+             "on offer before the round ends, per point of their exposure (the most one card's",
+             "loss would cost them now), with 6b-5..6b cards still to draw; status 0: they lead",
+             "for an opponent who can pay the tile, 1: only for opponents who cannot, 2: for",
+             'nobody (see :func:`engine.cubosaurs.ai.threats`)."""', "",
+             "THREAT = {"]
+    for n, tiles in sorted(threat.items()):
+        lines.append(f"    {n}: {{")
+        for t, rows in tiles.items():
+            lines.append(f"        {t!r}: (")
+            for row in rows:
+                lines.append("            (" + ", ".join(f"{v:g}" for v in row) + ",),")
+            lines.append("        ),")
+        lines.append("    },")
+    lines.append("}")
+    lines.append("")
+    return "\n".join(lines)
+
+
 if __name__ == "__main__":
-    print(module_text(*measure()))
+    import sys
+
+    if sys.argv[1:] == ["threats"]:
+        print(threat_module_text(measure_threat()), end="")
+    else:
+        print(module_text(*measure()))
