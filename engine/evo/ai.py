@@ -1480,13 +1480,12 @@ WORLDS: dict[int, int] = {3: 3}
 # for genes against their 3-4 and earned 1-2 of it back) and takes a cheap gene instead.
 # Issue 22, strong vs fast paired on 66 games a seed range: 4 players with the 4-player fit
 # (the one listed under LEAF_FIT, 800 games of the fast rules) 0.397 -> 0.443 on 462 games
-# (seeds 1000.. to 15000.., 115 games better, 96 worse; every range ahead but 1000..,
-# 0.49 -> 0.30); 5 players with LEAF_FIT[5] 0.331 -> 0.352 on 396 games (seeds 1000.. to
+# (seeds 1000.. to 15000.., 115 games better, 96 worse; five ranges of seven ahead, behind
+# on 1000.., 0.49 -> 0.30, and 3000.., 0.41 -> 0.37); 5 players with LEAF_FIT[5] 0.331 -> 0.352 on 396 games (seeds 1000.. to
 # 11000..: 87 better, 74 worse; 0.318 -> 0.455 on 9000.., 0.341 -> 0.303 on 11000..). At 3
 # players neither helped: the 3-player fit 0.566 -> 0.549 (264 games, 60 better, 65 worse;
 # strong paid 3.3 points a game for genes instead of 10, and its survival earned about as
-# much less), the plain value
-# 0.572 -> 0.473 (132 games): the model stays there.
+# much less), the plain value 0.572 -> 0.473 (132 games): the model stays there.
 AUCTION_LEAF: dict[int, tuple[float, ...] | bool] = {
     4: (-0.136, 0.085, 0.057, -0.33, -0.226, -0.182, -0.011, 0.045, -0.012, -0.103, -0.116),
     5: True,
