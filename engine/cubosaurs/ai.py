@@ -949,9 +949,11 @@ class StrongPolicy(Policy):
     card's loss would cost them now) by whether they lead for an opponent who can pay the
     tile (:mod:`engine.cubosaurs.ai_threats`, from fast games); it makes leading exposed
     dearer and buying such a tile away worth something. (Advanced 3-player games, paired on
-    the same seeds against fast, seeds 90000.. to 150000..: 0.577 against 0.527 without,
-    +51 -33 of 350 games; the standard rules are untouched; weighed half 0.546 against 0.532
-    (250 games), twice 0.465 against 0.605 (100 games).)
+    the same seeds against fast, seeds 90000.. to 170000.. and the benchmark's 25: 0.555
+    against 0.517 without, +65 -46 of 475 games, +0.038 +- 0.022; the standard rules are
+    untouched; weighed half 0.546 against 0.532 (250 games), twice 0.465 against 0.605 (100
+    games); the attacker's measured gain added too (about the target's loss for a steal, a
+    swap or a give) 0.553 against 0.557, +48 -49 of 450 games: no better.)
     (3 players, paired on the same seeds against fast: the next draw averaged with our own
     answers 0.566 against 0.532 without averaging (860 games, seeds 20000.. to 110000..,
     +148 -118 games changed; without the advanced rules 0.600 / 0.555, with them 0.531 /
