@@ -34,11 +34,11 @@ def test_no_point_paid_to_keep_the_last_player_from_an_egg():
     # 40 points and 4 dinos, holds the egg at 0; we (48 points, tied first) bid first. Taking
     # the egg from them for a point only hurts a player who is not in the race; the strong
     # level takes the horns for nothing (the fast rule's bid too). Judged against the
-    # average rival as well (rel_best 0.5), with the model's gene values, it paid the point.
+    # average rival as well (rel_best 0.5), it paid the point.
     state, legal, view, seed = first_choice(5, 700, 8, 0, "bid")
     assert state.auction["genes"] == ["egg", "horns", "card", "legs"]
     assert state.auction["bids"][0] == [4, 0]
     assert state.mp == [48, 48, 45, 44, 40]
     assert StrongPolicy().choose(view, legal, seed) == {"type": "bid", "gene": 1, "amount": 0}
-    assert StrongPolicy(rel_best=0.5, auction_leaf={}).choose(view, legal, seed) == {
+    assert StrongPolicy(rel_best=0.5).choose(view, legal, seed) == {
         "type": "bid", "gene": 0, "amount": 1}

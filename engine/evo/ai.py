@@ -1417,26 +1417,6 @@ def _strip_hands(s) -> None:
         s.hands[q] = []
 
 
-def leaf_gene_values(s, p: int, lp: Params, prm: Params = DEFAULT) -> dict[str, float]:
-    """What one more of each gene adds to p's estimated final score (:func:`player_value`
-    with ``lp``, the scoring turns to come from the auction on; never below nothing), and a
-    card what :func:`gene_values` says times ``prm.gene_scale``."""
-    weights = future_turns(s.meteor)
-    t = copy.copy(s)
-    t.genes = [list(g) for g in s.genes]
-    g = t.genes[p]
-    base = player_value(t, p, weights, lp)
-    out = {}
-    for name, i in (("tail", TAIL), ("fur", FUR), ("legs", LEGS), ("parasol", PARASOL),
-                    ("horns", HORNS), ("mutant", MUTANT), ("egg", EGG)):
-        g[i] += 1
-        out[name] = max(0.0, player_value(t, p, weights, lp) - base)
-        g[i] -= 1
-    card = prm.card_value if sum(weights) >= 1.5 else prm.card_value * 0.6
-    out["card"] = prm.gene_scale * card
-    return out
-
-
 # Cards whose effect the strong policy's rollouts do not play (they hold no cards, and end
 # with this turn's survival): RATE EVOLUTIONNISTE changes the auction after it, ÉON CALME stops
 # the others' cards. The fast rule's call on them stands.
@@ -1450,6 +1430,16 @@ BLIND = frozenset({"rate_evolutionniste", "eon_calme"})
 # 0.433 -> 0.470 with 0.6; 4 and 5 players did not gain from it: 0.403 -> 0.396, 0.364 -> 0.341.)
 AUCTION_REL = {3: 0.6}
 AUCTION_REL_MANY = 0.25
+# (Issue 22, not kept: valuing a gene in the auction by what it adds to the seat's estimated
+# final score, player_value corrected by the fit for the player count, instead of
+# gene_scale x gene_values, which prices an early egg at ~12 points against the fits' 7-9.
+# Strong then paid 3-5 points a game for genes instead of 7-10, and earned about as much
+# less. Strong vs fast, paired on 66 games a seed range: 4 players (the 4-player fit listed
+# under LEAF_FIT) 0.408 -> 0.427 on 726 games, seeds 1000.. to 23000.., 160 better, 150
+# worse; 5 players (LEAF_FIT[5]) 0.317 -> 0.327 on 660 games, 138 / 124; 3 players (its
+# fit) 0.566 -> 0.549 on 264 games, 60 / 65; 3 players plain player_value 0.572 -> 0.473
+# on 132. On the benchmark's 200 games, seeds 1000..: 3/4/5 0.57 / 0.49 / 0.35 ->
+# 0.57 / 0.31 / 0.32.)
 # The weight of the best rival (against the rivals' average) when the strong level judges a
 # future, by player count. Only a first place wins: with 3 or 4 rivals, what the ones behind
 # gain or lose hardly changes our chance, and the margin over the best of them is the score
@@ -1469,27 +1459,6 @@ REL_BEST_MANY = 1.0
 # players within the noise for three times the time (0.309 -> 0.322 on seeds 1000.., 3000..,
 # 5000.., 9000..: 27 better, 23 worse).
 WORLDS: dict[int, int] = {3: 3}
-# How the strong level's auction values a gene, by player count: missing, ``gene_scale``
-# times the population model's :func:`gene_values` (the fast rules' prices); a tuple of
-# :func:`leaf_features` weights, what the gene adds to the estimated final score
-# (:func:`player_value`) with that correction (:func:`leaf_gene_values`); True, with the
-# leaves' own (:data:`LEAF_FIT`). The model prices an egg at 1.4 times its modelled worth
-# (about 12 points in the first auctions); the fitted corrections say the extra dinos earn
-# less than the model says (crowding, the places for newborns) and put an egg nearer 7-9,
-# so strong stops outbidding the fast seats for early eggs (it paid about 8 points a game
-# for genes against their 3-4 and earned 1-2 of it back) and takes a cheap gene instead.
-# Issue 22, strong vs fast paired on 66 games a seed range: 4 players with the 4-player fit
-# (the one listed under LEAF_FIT, 800 games of the fast rules) 0.397 -> 0.443 on 462 games
-# (seeds 1000.. to 15000.., 115 games better, 96 worse; five ranges of seven ahead, behind
-# on 1000.., 0.49 -> 0.30, and 3000.., 0.41 -> 0.37); 5 players with LEAF_FIT[5] 0.331 -> 0.352 on 396 games (seeds 1000.. to
-# 11000..: 87 better, 74 worse; 0.318 -> 0.455 on 9000.., 0.341 -> 0.303 on 11000..). At 3
-# players neither helped: the 3-player fit 0.566 -> 0.549 (264 games, 60 better, 65 worse;
-# strong paid 3.3 points a game for genes instead of 10, and its survival earned about as
-# much less), the plain value 0.572 -> 0.473 (132 games): the model stays there.
-AUCTION_LEAF: dict[int, tuple[float, ...] | bool] = {
-    4: (-0.136, 0.085, 0.057, -0.33, -0.226, -0.182, -0.011, 0.045, -0.012, -0.103, -0.116),
-    5: True,
-}
 
 
 class StrongPolicy(Policy):
@@ -1500,11 +1469,10 @@ class StrongPolicy(Policy):
     applies each candidate, and lets the fast rules play every seat from there (outside the
     auction, in :data:`WORLDS` imagined worlds by player count, the scores summed):
 
-    * bids: to the end of the auction; every seat scores its value of the gene it bought
-      (``gene_scale`` times the modelled value, or with 4 and 5 players what the gene adds
-      to its estimated final score, :data:`AUCTION_LEAF`), minus the price it paid (the
-      opponents' gains weighed by ``auction_rel``, :data:`AUCTION_REL` by player count:
-      what they get cheaply counts against us);
+    * bids: to the end of the auction; every seat scores ``gene_scale`` times its modelled
+      value of the gene it bought, minus the price it paid (the opponents' gains weighed by
+      ``auction_rel``, :data:`AUCTION_REL` by player count: what they get cheaply counts
+      against us);
     * everything else: to the end of this turn's survival (before this turn's climate roll,
       the roll is split into its three outcomes weighted by their chances); every seat is then
       scored by :func:`player_value` (points, plus what its dinos and genes should still earn;
@@ -1528,11 +1496,8 @@ class StrongPolicy(Policy):
                  rel_best: float | None = None,
                  extra_attacks: int = 3, min_odds: float = 0.3, horizon: str = "turn",
                  kinds: tuple[str, ...] | None = None, card_floor: float = -5.0,
-                 leaf_fit: bool = True, worlds: int | dict | None = None,
-                 auction_leaf: dict | None = None) -> None:
+                 leaf_fit: bool = True, worlds: int | dict | None = None) -> None:
         self.params = params or DEFAULT
-        # how the auction values a gene, by player count (None: AUCTION_LEAF; see there)
-        self.auction_leaf = auction_leaf
         # imagined worlds (hidden cards and dice) each candidate is played in, by player
         # count (None: WORLDS)
         self.worlds = worlds
@@ -1610,7 +1575,7 @@ class StrongPolicy(Policy):
         if isinstance(nw, dict):
             nw = nw.get(s.n, 1)
         if s.stage == "bid" and s.window is None:
-            values = [self._auction_values(s, q) for q in range(s.n)]
+            values = [gene_values(s, q, self.params) for q in range(s.n)]
             rel = self.auction_rel
             if rel is None:
                 rel = AUCTION_REL.get(s.n, AUCTION_REL_MANY)
@@ -1651,26 +1616,11 @@ class StrongPolicy(Policy):
             rb = REL_BEST.get(len(vals), REL_BEST_MANY)
         return vals[me] - rel * (rb * others[0] + (1.0 - rb) * sum(others) / len(others))
 
-    def _auction_values(self, s, p: int) -> dict[str, float]:
-        """What one more of each gene is worth to ``p`` in this auction (``s``: the auction's
-        state): ``gene_scale`` times :func:`gene_values`, or, where :data:`AUCTION_LEAF` (or
-        the ``auction_leaf`` option) names a correction for the player count, what the gene
-        adds to p's estimated final score (:func:`leaf_gene_values`)."""
-        prm = self.params
-        table = AUCTION_LEAF if self.auction_leaf is None else self.auction_leaf
-        coef = table.get(s.n, table.get(str(s.n)))
-        if coef is None:
-            return {k: prm.gene_scale * v for k, v in gene_values(s, p, prm).items()}
-        lp = self._leaf_params(s.n)
-        if coef is not True:
-            lp = copy.copy(prm)
-            lp.leaf_fit = tuple(coef)
-        return leaf_gene_values(s, p, lp, prm)
-
     def _auction_rollout(self, sim, me: int, first: dict, values: list[dict], cap: int,
                          rel: float) -> float:
-        """Play the auction to its end; each seat gains its value of the gene it buys
-        (``values``: :meth:`_auction_values`) minus what it pays."""
+        """Play the auction to its end; each seat gains its (scaled) value of the gene it
+        buys minus what it pays."""
+        prm = self.params
         turn = sim.turn
         gain = [0.0] * sim.n
         events = _step(sim, me, first) or []
@@ -1681,11 +1631,11 @@ class StrongPolicy(Policy):
             for e in events:
                 if e["type"] == "bought":
                     q = e["player"]
-                    gain[q] += values[q][e["gene"]] - e["paid"]
+                    gain[q] += prm.gene_scale * values[q][e["gene"]] - e["paid"]
             if sim.phase == OVER or sim.turn != turn or steps >= cap:
                 break
             p = R.to_act(sim)[0]
-            events = _step(sim, p, fast_decide(sim, p, self.params, None))
+            events = _step(sim, p, fast_decide(sim, p, prm, None))
             if events is None:
                 break
             steps += 1
