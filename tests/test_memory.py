@@ -19,6 +19,23 @@ def unfrozen():
     gc.unfreeze()  # the other tests' collector as it was
 
 
+class Node:
+    pass
+
+
+def frozen_cycles(pairs: int = 500) -> None:
+    """``pairs`` cycles of two Nodes, frozen while alive, then let go: cyclic garbage that a
+    full pass no longer sees (an interaction kept as a table's editor, then dropped)."""
+    kept = []
+    for _ in range(pairs):
+        a, b = Node(), Node()
+        a.b, b.a = b, a
+        kept.append(a)
+    del a, b
+    memory.freeze()
+    kept.clear()
+
+
 def test_what_survives_the_young_collections_is_frozen(unfrozen):
     gc.collect()
     gc.freeze()
@@ -80,18 +97,7 @@ async def test_keep_frozen_ticks_periodically(unfrozen, monkeypatch):
 
 def test_a_thaw_frees_what_died_in_a_cycle_after_it_was_frozen(unfrozen):
     gc.collect()
-
-    class Node:
-        pass
-
-    kept = []
-    for _ in range(500):
-        a, b = Node(), Node()
-        a.b, b.a = b, a
-        kept.append(a)
-    del a, b
-    memory.freeze()  # alive now: frozen (an interaction kept as a table's editor)
-    kept.clear()  # then let go: cyclic garbage that a full pass no longer sees
+    frozen_cycles(500)
     gc.collect()
     assert sum(type(o) is Node for o in gc.get_objects()) == 0  # frozen ones are not listed
     frozen = gc.get_freeze_count()
@@ -167,20 +173,9 @@ async def test_without_a_count_a_thaw_follows_growth(unfrozen, monkeypatch):
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork here")
 async def test_frozen_garbage_is_counted_in_a_copy_without_touching_the_process(unfrozen):
     gc.collect()
-
-    class Node:
-        pass
-
     memory.freeze()
     before = await memory.frozen_garbage()
-    kept = []
-    for _ in range(500):
-        a, b = Node(), Node()
-        a.b, b.a = b, a
-        kept.append(a)
-    del a, b
-    memory.freeze()
-    kept.clear()  # 1,000 frozen objects dead in cycles (and their 500 dicts)
+    frozen_cycles(500)  # 1,000 frozen objects dead in cycles (and their 500 dicts)
     frozen = gc.get_freeze_count()
     after = await memory.frozen_garbage()
     assert after - before >= 1000

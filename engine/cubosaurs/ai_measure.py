@@ -77,6 +77,16 @@ def _final_eggs(cols: list) -> list[list[int]]:
     return out
 
 
+def move(state, p: int, policy) -> dict:
+    """Player ``p``'s move in a measured game: the only legal one, or ``policy``'s choice on
+    p's own view."""
+    legal = CUBOSAURS.legal_actions(state, p)
+    if len(legal) == 1:
+        return legal[0]
+    v = CUBOSAURS.view(state, p)
+    return policy.choose(v, legal, A.view_seed(v))
+
+
 def notes(n: int, games: int, seed: int, hero=None) -> dict:
     """Raw sums: ``{(kind, *key, draws_left): [sum, count]}`` over ``games`` seeded games
     (advanced rules every other game). ``hero``: a policy for one seat (moving every two
@@ -105,13 +115,7 @@ def _notes(n: int, games: int, seed: int, hero) -> dict:
             if state.stage == "act" and state.hand_from is None and not state.debts:
                 snaps.append((len(state.deck) + 1, [A.Col(c) for c in state.collections]))
             p = G.to_act(state)[0]
-            legal = G.legal_actions(state, p)
-            if len(legal) == 1:
-                a = legal[0]
-            else:
-                v = G.view(state, p)
-                pol = hero if hero is not None and p == seat else fast
-                a = pol.choose(v, legal, A.view_seed(v))
+            a = move(state, p, hero if hero is not None and p == seat else fast)
             G.apply_in_place(state, p, a)
             if state.round == rnd and not G.is_over(state):
                 continue
@@ -266,12 +270,7 @@ def threat_notes(n: int, games: int, seed: int) -> dict:
                                   A.exposure(state.collections, cols, state.tiles, finished,
                                              state.tokens)))
             p = G.to_act(state)[0]
-            legal = G.legal_actions(state, p)
-            if len(legal) == 1:
-                a = legal[0]
-            else:
-                v = G.view(state, p)
-                a = fast.choose(v, legal, A.view_seed(v))
+            a = move(state, p, fast)
             if a["type"] == "buy" and a["tile"] in A.ATTACKS:
                 q = a["target"]
                 before = breakdown(state.collections, q, state.tiles[q])["total"]
