@@ -1354,22 +1354,41 @@ def player_value(s, p: int, weights: list[float], prm: Params) -> float:
 
 # The fitted correction of a player's value per scoring turn to come (:func:`_leaf_fit`), by
 # player count: least squares of (final score - :func:`player_value`) at the end of every
-# turn's survival, every seat of 600 5-player games of the fast rules (seeds 20000..), on
-# the player's dinos (count, safety next turn, safe empty places next to them, the odds of a
-# stronger horned neighbour) and genes (egg, legs, fur, parasol, horns, tail, mutant), each
-# times the scoring turns to come (``bench/evo_leaf_fit.py``). It explains about a tenth of
-# the squared error the value left (the same on held-out games): the model counts dinos and
-# eggs a little too high and parasols too low, and misses the crowding and the horned
-# neighbours.
+# turn's survival on the player's dinos (count, safety next turn, safe empty places next to
+# them, the odds of a stronger horned neighbour) and genes (egg, legs, fur, parasol, horns,
+# tail, mutant), each times the scoring turns to come (``bench/evo_leaf_fit.py``). LEAF_FIT
+# corrects the rivals' values (the fast rules' seats), LEAF_FIT_SELF the strong level's own,
+# both fitted on games with one strong seat (rotated) among fast seats (``--strong``):
 #
-# Used at 5 players only. Fitted the same way, 3 and 4 players came out even against fast
+# * 5 players: 900 games, 400 with the strong level before LEAF_FIT_SELF (seeds 30000..) and
+#   500 with a first fit of it on those 400 (seeds 40000..); 32,380 fast rows, 8,095 strong.
+#   Under its own play the strong level's unsafe dinos are worth less than the model and the
+#   rivals' fit say (safety 0.31 a turn against 0.16, dinos -0.36 against -0.29): it has more
+#   dinos than legs to move them (in main's games its adults died in deadly zones 3.3 times a
+#   game against a fast seat's 2.2, with 13% more dinos). Paired on 66 games from each of
+#   seeds 1000.., 3000.., 5000.., 7000.., 9000.., 11000.., 17000.. to 23000.. (660): 0.317 ->
+#   0.345, 101 games better, 81 worse (margin over the best rival -3.28 -> -2.54); the first
+#   fit alone 0.317 -> 0.340 (114 / 97). Before, LEAF_FIT[5] was fitted on 600 games of fast
+#   seats alone and used for every seat: (-0.191, 0.091, 0.06, -0.298, -0.19, -0.064, 0.058,
+#   0.172, -0.076, -0.163, -0.066).
+# * 4 players: 400 games with the strong level before these fits (seeds 30000..; 11,973 fast
+#   rows, 3,991 strong). Paired on 66 games from each of seeds 1000.., 3000.., 7000.. to
+#   17000.. (528): 0.394 -> 0.421, 112 games better, 95 worse (margin -2.43 -> -1.94); behind
+#   on the benchmark's seeds 1000.. (0.49 -> 0.39) and 17000.. (0.37 -> 0.33).
+#
+# 3 players: none. Fitted on fast seats alone, 3 and 4 players came out even against fast
 # (paired, 66 games a seed range): 4 players 0.409 -> 0.447, 0.326 -> 0.386, 0.341 -> 0.386,
 # 0.424 -> 0.455 (seeds 3000.., 7000.., 9000.., 11000..) but 0.49 -> 0.36 on seeds 1000..;
 # 3 players 0.523 -> 0.515, 0.508 -> 0.621 (3000.., 7000..) but 0.60 -> 0.55 on 1000..:
 # 3: (-0.127, 0.091, 0.053, -0.306, -0.427, -0.214, -0.019, -0.006, 0.143, -0.129, -0.116)
 # 4: (-0.136, 0.085, 0.057, -0.33, -0.226, -0.182, -0.011, 0.045, -0.012, -0.103, -0.116)
 LEAF_FIT: dict[int, tuple[float, ...]] = {
-    5: (-0.191, 0.091, 0.06, -0.298, -0.19, -0.064, 0.058, 0.172, -0.076, -0.163, -0.066),
+    4: (-0.256, 0.168, 0.05, -0.248, -0.269, -0.094, 0.051, 0.155, 0.182, -0.108, -0.182),
+    5: (-0.287, 0.163, 0.048, -0.199, -0.163, -0.114, 0.101, 0.097, 0.111, -0.053, -0.07),
+}
+LEAF_FIT_SELF: dict[int, tuple[float, ...]] = {
+    4: (-0.273, 0.222, 0.073, -0.174, -0.13, -0.181, 0.086, 0.072, 0.065, -0.033, -0.136),
+    5: (-0.355, 0.312, 0.054, -0.102, -0.164, -0.061, 0.033, 0.14, -0.177, 0.059, -0.508),
 }
 
 
@@ -1476,8 +1495,8 @@ class StrongPolicy(Policy):
     * everything else: to the end of this turn's survival (before this turn's climate roll,
       the roll is split into its three outcomes weighted by their chances); every seat is then
       scored by :func:`player_value` (points, plus what its dinos and genes should still earn;
-      corrected by :data:`LEAF_FIT` where it has the player count: crowding, horned
-      neighbours).
+      corrected where it has the player count by :data:`LEAF_FIT` for the rivals and by
+      :data:`LEAF_FIT_SELF` for ourselves: crowding, horned neighbours, unsafe places).
 
     The imagined futures contain no more event cards (the cards still in our hand are worth
     :func:`hand_value` instead), which keeps them cheap and free of guesses about the other
@@ -1501,10 +1520,10 @@ class StrongPolicy(Policy):
         # imagined worlds (hidden cards and dice) each candidate is played in, by player
         # count (None: WORLDS)
         self.worlds = worlds
-        # the futures' values corrected by LEAF_FIT for the player count (unless the params
-        # carry a correction of their own)
+        # the futures' values corrected by LEAF_FIT / LEAF_FIT_SELF for the player count
+        # (unless the params carry a correction of their own)
         self.leaf_fit = leaf_fit
-        self._leaf: dict[int, Params] = {}
+        self._leaf: dict[tuple[int, bool], Params] = {}
         self.card_floor = card_floor    # card plays below this fast gain are not tried
         self.width = width              # candidates from the fast rules' shortlists
         self.budget = budget            # simulated actions per decision, at most
@@ -1672,19 +1691,22 @@ class StrongPolicy(Policy):
                     sim.climate = (h["from"] + delta) % NSQ
         weights = leaf_weights(sim)
         lp = self._leaf_params(sim.n)
-        vals = [player_value(sim, q, weights, lp) for q in range(sim.n)]
+        own = self._leaf_params(sim.n, own=True)
+        vals = [player_value(sim, q, weights, own if q == me else lp) for q in range(sim.n)]
         return self._score(vals, me, 1.0) + keep
 
-    def _leaf_params(self, n: int) -> Params:
-        """The params that value a future: ours, with :data:`LEAF_FIT`'s correction for
-        ``n`` players when on and ours carry none."""
+    def _leaf_params(self, n: int, own: bool = False) -> Params:
+        """The params that value a future: ours, with the correction for ``n`` players
+        (:data:`LEAF_FIT_SELF` for our own value when ``own``, else :data:`LEAF_FIT`) when on
+        and ours carry none."""
         prm = self.params
-        if not self.leaf_fit or prm.leaf_fit or n not in LEAF_FIT:
+        table = LEAF_FIT_SELF if own else LEAF_FIT
+        if not self.leaf_fit or prm.leaf_fit or n not in table:
             return prm
-        got = self._leaf.get(n)
+        got = self._leaf.get((n, own))
         if got is None:
-            got = self._leaf[n] = copy.copy(prm)
-            got.leaf_fit = LEAF_FIT[n]
+            got = self._leaf[(n, own)] = copy.copy(prm)
+            got.leaf_fit = table[n]
         return got
 
 
