@@ -14,11 +14,12 @@ tail, mutant), each times the scoring turns to come; at the end, the seat's fina
 Prints the least-squares coefficients (no intercept) of (final - value) on those features,
 in ``LEAF_FIT``'s order, and the share of the residual they explain.
 
-The coefficients in the code (2026-11-27) come from ``--strong`` fits: at 4 players 400
-games from seed 30000 with the strong level of that day; at 5 players the rows of 400 games
-from seed 30000 with that strong level pooled with those of 500 games from seed 40000 played
-by the strong level with a first fit of LEAF_FIT_SELF (see the comment above LEAF_FIT). The earlier LEAF_FIT[5], fitted on 600 games
-of fast seats alone (seed 20000), is quoted there too.
+LEAF_FIT[5] in the code was fitted by a one-off script on 600 games of fast seats (2026-11-27,
+seed 20000: the same 27,030 samples as here); this script's fit of them, (-0.19, 0.086,
+0.057, -0.289, -0.179, -0.047, 0.074, 0.187, -0.049, -0.152, -0.043), which explains 10.8%
+of the squared residual, differs from the code's by at most 0.03 per coefficient. The
+``--strong`` fits at 4 and 5 players were measured and not kept (LEAF_FIT_SELF is empty;
+the figures are in the comment above LEAF_FIT).
 """
 
 from __future__ import annotations

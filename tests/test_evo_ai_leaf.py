@@ -49,8 +49,8 @@ def test_a_stronger_horned_neighbour_and_no_room_lower_the_value():
 def test_the_correction_by_player_count():
     strong = StrongPolicy()
     assert strong._leaf_params(5).leaf_fit == LEAF_FIT[5]
-    assert strong._leaf_params(4).leaf_fit == LEAF_FIT[4]
-    # 3 players: the plain model (the fit came out even there)
+    # 3 and 4 players: the plain model (the fit came out even there)
+    assert strong._leaf_params(4).leaf_fit is None
     assert strong._leaf_params(3).leaf_fit is None
     assert StrongPolicy(leaf_fit=False)._leaf_params(5).leaf_fit is None
 
