@@ -27,7 +27,7 @@ import os
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from engine.ai import ai_action
+from engine.ai import ai_action, level_of
 from host.workers import Pool
 
 log = logging.getLogger("darwin.ai")
@@ -99,7 +99,10 @@ class AiPool:
         return self._pool
 
     async def decide(self, rules: Any, state: Any, seat: int, level: str) -> dict:
-        """The action of an AI seat of ``level`` (see the module text for where it runs)."""
+        """The action of an AI seat of ``level`` (see the module text for where it runs); a
+        game without that level plays its best below it (``level_of``: Cubosaurs' expert
+        seats play strong, as a quick level)."""
+        level = level_of(rules, level)
         if level in SEARCHING:
             if self.busy < self.workers:
                 return await self._in_worker(rules, state, seat, level)

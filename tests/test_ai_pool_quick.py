@@ -46,6 +46,18 @@ async def test_a_busy_or_absent_pool_leaves_quick_levels_in_a_thread(monkeypatch
     assert busy.quick_in_thread == 2 and busy.quick_in_worker == 0 and busy._pool is None
 
 
+async def test_an_expert_seat_of_a_game_without_a_searcher_plays_strong_as_a_quick_level():
+    """Cubosaurs offers no expert (its search measured weaker than strong): an expert seat
+    there (an older lobby's) plays the strong level's move, never the fast fallback of a
+    busy pool, and is no search."""
+    rules, state, seat = _position("cubosaurs", 5)
+    busy = AiPool(workers=1)
+    busy.busy = busy.searching = 1  # a search under way elsewhere
+    strong = ai_action(rules, state, seat, "strong")
+    assert await busy.decide(rules, state, seat, "expert") == strong
+    assert busy.fallbacks == 0 and busy.quick_in_thread == 1 and busy._pool is None
+
+
 async def test_a_dead_worker_costs_a_quick_decision_nothing(monkeypatch):
     rules, state, seat = _position()
     pool = AiPool(workers=1)
