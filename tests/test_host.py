@@ -90,6 +90,23 @@ async def three_player_game(host, channel="c1"):
     return host.game_in(channel)
 
 
+async def test_an_ai_seat_takes_the_games_own_level(store):
+    """An AI seat's level is one the game has: Cubosaurs offers no expert (its search
+    measured weaker than strong), so an expert asked for there is a strong seat; EVO keeps
+    its expert; an unknown level is refused and adds no seat."""
+    host, _ = make_host(store)
+    await host.open_lobby("g", "c1", "cubosaurs", "u1", "Ann")
+    await host.add_ai("c1", "u1", "expert")
+    await host.add_ai("c1", "u1", "fast")
+    assert [s["level"] for s in host.game_in("c1").lobby["seats"][1:]] == ["strong", "fast"]
+    with pytest.raises(HostError) as err:
+        await host.add_ai("c1", "u1", "hard")
+    assert err.value.code == "bad_ai_level" and len(host.game_in("c1").lobby["seats"]) == 3
+    await host.open_lobby("g", "c2", "evo", "u2", "Bob")
+    await host.add_ai("c2", "u2", "expert")
+    assert host.game_in("c2").lobby["seats"][1]["level"] == "expert"
+
+
 async def test_lobby_rules(store):
     host, _ = make_host(store)
     await host.open_lobby("g", "c1", "evo", "u1", "Ann")
