@@ -469,8 +469,9 @@ class GameCog(commands.GroupCog):
             view = game.rules.view(game.state, seat)
             label = self.move_label(game, seat, view, found["action"], lang)
             lines = [t("bot.hint.suggest", lang, move=label)]
-            if found["value"] is None:
-                lines.append(t("bot.hint.why_strong", lang))
+            if found["value"] is None:  # the strong level's choice: no searcher, or none free
+                lines.append(t("bot.hint.why_strong" if found["searcher"]
+                               else "bot.hint.why_no_searcher", lang))
             elif found["other"] is None:
                 lines.append(t("bot.hint.why_alone", lang, playouts=found["playouts"],
                                value=round(100 * found["value"])))

@@ -21,11 +21,12 @@ ITERATIONS = 160  # playouts per hint: the same hint for the same view, on every
 
 
 def hint(rules: Any, state: Any, player: int, iterations: int = ITERATIONS) -> dict:
-    """``{"action", "level", "playouts", "value", "other", "other_value"}`` for ``player``
-    (IllegalAction ``not_your_turn`` when they have nothing to decide); ``iterations`` 0:
-    the strong level's choice, without a search. ``value`` and
+    """``{"action", "level", "playouts", "value", "other", "other_value", "searcher"}`` for
+    ``player`` (IllegalAction ``not_your_turn`` when they have nothing to decide);
+    ``iterations`` 0: the strong level's choice, without a search. ``value`` and
     ``other_value`` are 0..1 (None without a search); ``other`` is the best other move the
-    search weighed (None when it weighed only one)."""
+    search weighed (None when it weighed only one); ``searcher``: whether the game has a
+    searching level at all (False: its strong level's choice, always)."""
     legal = rules.legal_actions(state, player)
     if not legal:
         raise IllegalAction("not_your_turn", player=player, waiting=rules.to_act(state))
@@ -33,7 +34,7 @@ def hint(rules: Any, state: Any, player: int, iterations: int = ITERATIONS) -> d
     levels = importlib.import_module(game.ai_module).AI
     expert = levels.policies.get("expert") if "expert" in game.ai_levels else None
     out = {"action": legal[0], "level": "strong", "playouts": 0, "value": None,
-           "other": None, "other_value": None}
+           "other": None, "other_value": None, "searcher": expert is not None}
     if len(legal) == 1:
         return out
     view = rules.view(state, player)

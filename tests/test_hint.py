@@ -54,9 +54,9 @@ def test_a_hint_depends_only_on_the_askers_view(kind):
     if "expert" in description(kind).ai_levels:
         # (the search stops once no challenger can beat the strong choice: 24 at most)
         assert ha["level"] == "expert" and 0 < ha["playouts"] <= 24
-        assert 0.0 <= ha["value"] <= 1.0
-    else:  # a game whose searcher is not offered: its strong level's choice
-        assert ha["level"] == "strong" and ha["value"] is None
+        assert 0.0 <= ha["value"] <= 1.0 and ha["searcher"]
+    else:  # a game whose searcher is not offered (Cubosaurs): its strong level's choice
+        assert ha["level"] == "strong" and ha["value"] is None and not ha["searcher"]
 
 
 def test_a_hint_for_a_player_with_nothing_to_decide_is_refused():
@@ -233,3 +233,26 @@ async def test_slash_hint_suggests_a_move_privately_and_its_button_plays_it(simc
     before = game.seq
     await ann.click(message, custom_id=play)
     assert game.seq > before  # the suggested move was played
+
+
+async def test_slash_hint_in_a_game_without_a_searcher_says_so(simcord_env):
+    """Cubosaurs offers no searching level: its hint is the strong level's move, and the
+    reason given is that, not busy workers."""
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cubes")
+    ann = guild.add_member(env.create_user("ann"))
+    await ann.slash(channel, "cubosaurs new")
+    lobby = channel.last_message
+    await ann.click(lobby, label="Add AI")
+    await ann.click(lobby, label="Start")
+    game = env.bot.host.game_in(channel.id)
+    for _ in range(20):
+        if 0 in game.awaiting():
+            break
+        await env.advance_time(2)
+        await env.settle()
+    assert game.awaiting() == [0]
+    text = reply_text(await ann.slash(channel, "cubosaurs hint"))
+    assert t("bot.hint.why_no_searcher") in text and t("bot.hint.why_strong") not in text
+    assert game.seats[0]["hints"] == 1
