@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engine import CorruptState, IllegalAction, Seat, get_game
-from engine.ai import LEVELS, level_of
+from engine.ai import level_of
 from engine.core import decision_key, step_key
 from engine.core import undoable as engine_undoable
 from host.ai_pool import AiPool
@@ -645,11 +645,10 @@ class GameHost:
             n = _next_ai_number(game.lobby)
             lobby = _edited(game.lobby)
             lobby["ai_made"] = n  # an AI seat's id is never given again in this lobby
-            level = level or self._ai_level(game.lobby)
-            if level not in LEVELS:
-                raise HostError("bad_ai_level", value=str(level)[:40], levels=", ".join(LEVELS))
-            # the game's own level (level_of: Cubosaurs has no expert, its seat plays strong)
-            level = level_of(game.rules, level)
+            # a known level (the setting's check), then the game's own (level_of: Cubosaurs
+            # has no expert, its seat plays strong)
+            level = level_of(game.rules,
+                             check_setting("ai_level", level or self._ai_level(game.lobby)))
             lobby["seats"].append({"id": f"ai:{n}", "name": f"AI {n}", "ai": True,
                                    "level": level})
             await self._write_lobby(game, lobby)
