@@ -206,12 +206,13 @@ def darwin_config(tmp_path):
     return make_config(tmp_path, ai_workers=0)  # the hint in a thread: the strong choice
 
 
-async def test_slash_hint_suggests_a_move_privately_and_its_button_plays_it(simcord_env):
-    env = simcord_env
+async def awaited_game(env, kind: str):
+    """Ann's game of ``kind`` with one AI seat, in a new channel, once it awaits her: (ann,
+    channel, game)."""
     guild = env.create_guild()
-    channel = guild.create_text_channel("hints")
+    channel = guild.create_text_channel(kind)
     ann = guild.add_member(env.create_user("ann"))
-    await ann.slash(channel, "mutations new")
+    await ann.slash(channel, f"{kind} new")
     lobby = channel.last_message
     await ann.click(lobby, label="Add AI")
     await ann.click(lobby, label="Start")
@@ -222,6 +223,11 @@ async def test_slash_hint_suggests_a_move_privately_and_its_button_plays_it(simc
         await env.advance_time(2)
         await env.settle()
     assert game.awaiting() == [0]
+    return ann, channel, game
+
+
+async def test_slash_hint_suggests_a_move_privately_and_its_button_plays_it(simcord_env):
+    ann, channel, game = await awaited_game(simcord_env, "mutations")
     result = await ann.slash(channel, "mutations hint")
     text = reply_text(result)
     assert result.ephemeral
@@ -238,21 +244,7 @@ async def test_slash_hint_suggests_a_move_privately_and_its_button_plays_it(simc
 async def test_slash_hint_in_a_game_without_a_searcher_says_so(simcord_env):
     """Cubosaurs offers no searching level: its hint is the strong level's move, and the
     reason given is that, not busy workers."""
-    env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cubes")
-    ann = guild.add_member(env.create_user("ann"))
-    await ann.slash(channel, "cubosaurs new")
-    lobby = channel.last_message
-    await ann.click(lobby, label="Add AI")
-    await ann.click(lobby, label="Start")
-    game = env.bot.host.game_in(channel.id)
-    for _ in range(20):
-        if 0 in game.awaiting():
-            break
-        await env.advance_time(2)
-        await env.settle()
-    assert game.awaiting() == [0]
+    ann, channel, game = await awaited_game(simcord_env, "cubosaurs")
     text = reply_text(await ann.slash(channel, "cubosaurs hint"))
     assert t("bot.hint.why_no_searcher") in text and t("bot.hint.why_strong") not in text
     assert game.seats[0]["hints"] == 1
