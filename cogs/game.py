@@ -18,6 +18,7 @@ Rules never live here: every action goes to the host, which asks the engine.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from contextlib import asynccontextmanager
 
 import discord
@@ -42,6 +43,7 @@ from cogs.components import hint_id
 from cogs.table import ActButton, ActSelect
 from cogs.translator import slash
 from engine import IllegalAction
+from engine.core import description
 from host import HostError, LiveGame
 from images import render
 from messages import describe, resolve, t
@@ -87,6 +89,18 @@ class GameCog(commands.GroupCog):
         self.bot = bot
         self._boards: dict[tuple[int, str], tuple[int, bytes]] = {}  # (game, lang) -> (seq, PNG)
         super().__init__()
+        self._offer_own_levels()
+
+    def _offer_own_levels(self) -> None:
+        """``/<game> ai`` lists the levels this game has (its description's ``ai_levels``):
+        the command is declared once for every game, so this cog's copy of it gets its own
+        list (Cubosaurs has no expert). discord.py keeps a command's options in ``_params``;
+        its ``_copy_with`` shares the option objects between the copies, so the option is
+        replaced, not changed."""
+        have = description(self.kind).ai_levels
+        param = self.ai._params["level"]
+        self.ai._params["level"] = dataclasses.replace(
+            param, choices=[c for c in param.choices if c.value in have])
 
     @property
     def host(self):

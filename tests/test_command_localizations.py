@@ -11,6 +11,7 @@ import pytest
 
 from cogs.bot import EXTENSIONS, DarwinBot
 from cogs.translator import SHARED, CatalogueTranslator, command_key, entries, lookup, slash
+from engine.core import description, game_kinds
 from messages import catalogue, languages
 
 OTHERS = [lang for lang in languages() if lang != "en"]
@@ -137,6 +138,19 @@ async def test_the_synced_payload_carries_italian_and_french(simcord_env, lang):
     assert fast["name_localizations"][lang] == catalogue(lang)["game.cmd.ai.opt.level.choice.fast"]
     # a language the catalogue lacks gets no localization: Discord shows the English
     assert "ja" not in evo["name_localizations"]
+
+
+async def test_each_games_ai_command_offers_the_levels_that_game_has(simcord_env):
+    """``/<game> ai``'s choices as synced: a game's own ``ai_levels`` (Cubosaurs has no
+    expert), the one shared declaration left unchanged for the other games."""
+    registered = simcord_env.backend.commands.get(None, {})
+    offered = {}
+    for kind in game_kinds():
+        root = registered[(kind, 1)]
+        ai = next(o for o in root["options"] if o["name"] == "ai")
+        offered[kind] = {c["value"] for c in ai["options"][0]["choices"]}
+        assert offered[kind] == set(description(kind).ai_levels), kind
+    assert "expert" not in offered["cubosaurs"] and "expert" in offered["evo"]
 
 
 async def test_each_command_fits_discords_size_limit_in_every_language(tree):
