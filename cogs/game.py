@@ -46,7 +46,7 @@ from engine import IllegalAction
 from engine.core import description
 from host import HostError, LiveGame
 from images import render
-from messages import describe, resolve, t
+from messages import describe, has, resolve, t
 
 MAX_CHOICES = 25
 MAX_VALUE = 100  # Discord: a menu option's value, an autocomplete choice's value
@@ -118,6 +118,12 @@ class GameCog(commands.GroupCog):
         await send_ephemeral(interaction, t("bot.hand_empty", reader_lang(interaction)))
 
     # --- plumbing ---------------------------------------------------------------------------
+
+    def hint_ahead(self, lang: str) -> str:
+        """How far a hint's search plays out: the game's own words (``<kind>.hint_ahead``:
+        EVO's expert looks to the end of the next turn), else the end of the round."""
+        key = f"{self.kind}.hint_ahead"
+        return t(key if has(key, lang) or has(key) else "bot.hint.ahead", lang)
 
     def _game(self, interaction: discord.Interaction) -> LiveGame:
         game = self.host.game_in(interaction.channel_id)
@@ -488,12 +494,13 @@ class GameCog(commands.GroupCog):
                                else "bot.hint.why_no_searcher", lang))
             elif found["other"] is None:
                 lines.append(t("bot.hint.why_alone", lang, playouts=found["playouts"],
-                               value=round(100 * found["value"])))
+                               value=round(100 * found["value"]), ahead=self.hint_ahead(lang)))
             else:
                 other = self.move_label(game, seat, view, found["other"], lang)
                 lines.append(t("bot.hint.why", lang, playouts=found["playouts"],
                                value=round(100 * found["value"]), other=other,
-                               other_value=round(100 * found["other_value"])))
+                               other_value=round(100 * found["other_value"]),
+                               ahead=self.hint_ahead(lang)))
             lines.append(t("bot.hint.counted", lang, count=game.seats[seat].get("hints", 0)))
             play = discord.ui.View(timeout=None)
             play.add_item(ActButton(game.id, game.key_for(seat), found["action"],

@@ -248,3 +248,17 @@ async def test_slash_hint_in_a_game_without_a_searcher_says_so(simcord_env):
     text = reply_text(await ann.slash(channel, "cubosaurs hint"))
     assert t("bot.hint.why_no_searcher") in text and t("bot.hint.why_strong") not in text
     assert game.seats[0]["hints"] == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "fr"])
+def test_a_hints_why_says_how_far_its_search_plays_out(lang):
+    """EVO's expert looks to the end of the next turn, the others to the end of the round:
+    the hint's sentence says which, in the reader's language."""
+    from cogs.game import GameCog
+
+    evo = GameCog.hint_ahead(SimpleNamespace(kind="evo"), lang)
+    other = GameCog.hint_ahead(SimpleNamespace(kind="mutations"), lang)
+    assert evo == t("evo.hint_ahead", lang) and other == t("bot.hint.ahead", lang)
+    assert evo != other
+    why = t("bot.hint.why_alone", lang, playouts=160, value=55, ahead=evo)
+    assert evo in why and "{ahead}" not in why

@@ -5,6 +5,7 @@ iterations (deterministic) and in seconds (it stops)."""
 from __future__ import annotations
 
 import importlib
+import random
 
 import pytest
 
@@ -163,3 +164,22 @@ def test_the_cubosaurs_expert_holds_its_own_against_strong():
         rules.apply_in_place(state, p, action)
     scores = {r["player"]: r["score"] for r in rules.returns(state)}
     assert scores[0] >= scores[1] - 8
+
+
+def test_evos_expert_plays_its_rollouts_to_the_end_of_the_next_turn():
+    """EVO's expert cuts a rollout once the turn after the one it began in is over (or the
+    game): a seeded random game's states, turn by turn."""
+    rules, ai, _ = game("evo")
+    expert = ai.ExpertPolicy(iterations=1)
+    state = rules.new_game([Seat(f"ai:{i}", f"AI {i}") for i in range(3)], 3, {})
+    start = state.clone()
+    seen = set()
+    rnd = random.Random(3)
+    while not rules.is_over(state):
+        cut = expert.horizon(start, state)
+        assert cut == (state.turn >= start.turn + 2), (start.turn, state.turn)
+        seen.add((state.turn - start.turn, cut))
+        p = rules.to_act(state)[0]
+        rules.apply_in_place(state, p, rnd.choice(rules.legal_actions(state, p)))
+    assert expert.horizon(start, state)  # the game's end cuts it too
+    assert {(0, False), (1, False), (2, True)} <= seen
