@@ -1798,8 +1798,9 @@ class ExpertPolicy(SearchPolicy):
     # 0.242 against 0.268 on 99); to the end of the next turn 0.301 on the same 198 against
     # strong's 0.240 in the two halves' paired runs (+0.020 and +0.101 +- 0.057), and against
     # fast seats (seeds 1..198) 0.475 (3/4/5 players 0.55 / 0.45 / 0.42) against 0.434 for
-    # one turn (0.54 / 0.39 / 0.38) and 0.429 for strong (0.64 / 0.39 / 0.26); each iteration
-    # about 3 times the time (median 87 ms, p99 284 ms a decision at 60 iterations)
+    # one turn (0.54 / 0.39 / 0.38) and 0.429 for strong (0.64 / 0.39 / 0.26), on the
+    # benchmark's seeds (1000..1197) 0.553 (0.72 / 0.56 / 0.38; strong 0.57 / 0.49 / 0.35);
+    # each iteration about 3 times the time (median 87 ms, p99 284 ms a decision, 60 its)
     turns = 2
 
     def evaluate(self, state) -> list[float]:
