@@ -1774,9 +1774,10 @@ def evaluate(state, prm: Params = DEFAULT) -> list[float]:
     return relative([player_value(state, q, weights, prm) for q in range(state.n)], 4.0)
 
 
-def turn_over(start, state) -> bool:
-    """The searcher's horizon: the turn the search began in is over (or the game)."""
-    return state.turn != start.turn or state.phase == OVER
+def turn_over(start, state, turns: int = 1) -> bool:
+    """The searcher's horizon: ``turns`` turns are over, the one the search began in
+    counting (or the game)."""
+    return state.turn >= start.turn + turns or state.phase == OVER
 
 
 class ExpertPolicy(SearchPolicy):
@@ -1807,7 +1808,7 @@ class ExpertPolicy(SearchPolicy):
         return evaluate(state, self.params)
 
     def horizon(self, start, state) -> bool:
-        return state.turn >= start.turn + self.turns or state.phase == OVER
+        return turn_over(start, state, self.turns)
 
     def rollout_step(self, rules):
         prm = self.params
