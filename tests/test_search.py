@@ -11,6 +11,7 @@ import pytest
 
 from engine.core import Seat
 from engine.search import ISMCTS, SearchPolicy, relative
+from messages import t
 
 KINDS = {"mutations": ("MUTATIONS", 3), "climate": ("CLIMATE", 3), "cubosaurs": ("CUBOSAURS", 3),
          "evo": ("EVO", 3)}
@@ -166,20 +167,23 @@ def test_the_cubosaurs_expert_holds_its_own_against_strong():
     assert scores[0] >= scores[1] - 8
 
 
-def test_evos_expert_plays_its_rollouts_to_the_end_of_the_next_turn():
-    """EVO's expert cuts a rollout once the turn after the one it began in is over (or the
-    game): a seeded random game's states, turn by turn."""
+def test_evos_expert_plays_its_rollouts_to_the_end_of_the_third_turn_after_this_one():
+    """EVO's expert cuts a rollout once the third turn after the one it began in is over (or
+    the game): a seeded random game's states, turn by turn. The hint's words (evo.hint_ahead)
+    say the same."""
     rules, ai, _ = game("evo")
     expert = ai.ExpertPolicy(iterations=1)
+    assert expert.turns == 4
+    assert "third" in t("evo.hint_ahead", "en")
     state = rules.new_game([Seat(f"ai:{i}", f"AI {i}") for i in range(3)], 3, {})
     start = state.clone()
     seen = set()
     rnd = random.Random(3)
     while not rules.is_over(state):
         cut = expert.horizon(start, state)
-        assert cut == (state.turn >= start.turn + 2), (start.turn, state.turn)
+        assert cut == (state.turn >= start.turn + 4), (start.turn, state.turn)
         seen.add((state.turn - start.turn, cut))
         p = rules.to_act(state)[0]
         rules.apply_in_place(state, p, rnd.choice(rules.legal_actions(state, p)))
     assert expert.horizon(start, state)  # the game's end cuts it too
-    assert {(0, False), (1, False), (2, True)} <= seen
+    assert {(0, False), (1, False), (2, False), (3, False), (4, True)} <= seen

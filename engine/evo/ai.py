@@ -1783,9 +1783,10 @@ def turn_over(start, state, turns: int = 1) -> bool:
 class ExpertPolicy(SearchPolicy):
     """IS-MCTS from the seat's own view (engine/search.py): worlds from ``determinize``, the
     strong choice and the fast ranking as the root's shortlist and prior, rollouts played by
-    the fast rules (on the state, as the strong level's rollouts) to the end of the next
-    turn (``turns``), scored by :func:`evaluate`. ``iterations`` (deterministic) or
-    ``seconds`` (wall clock, 1 s by default) bound each decision."""
+    the fast rules (on the state, as the strong level's rollouts) to the end of the third
+    turn after the one being played (``turns``), scored by :func:`evaluate`.
+    ``iterations`` (deterministic) or ``seconds`` (wall clock, 1 s by default) bound each
+    decision."""
 
     kind = "evo"
     prior_policy = StrongPolicy
@@ -1801,8 +1802,14 @@ class ExpertPolicy(SearchPolicy):
     # fast seats (seeds 1..198) 0.475 (3/4/5 players 0.55 / 0.45 / 0.42) against 0.434 for
     # one turn (0.54 / 0.39 / 0.38) and 0.429 for strong (0.64 / 0.39 / 0.26), on the
     # benchmark's seeds (1000..1197) 0.553 (0.72 / 0.56 / 0.38; strong 0.57 / 0.49 / 0.35);
-    # each iteration about 3 times the time (median 87 ms, p99 284 ms a decision, 60 its)
-    turns = 2
+    # each iteration about 3 times the time (median 87 ms, p99 284 ms a decision, 60 its).
+    # Further (2026-11-28, the same seeds): 3 turns 0.321 against strong seats and 0.525
+    # against fast seats on the benchmark's seeds (0.64 / 0.54 / 0.40); 4 turns 0.328 and
+    # 0.591 (0.73 / 0.47 / 0.58), median 190 ms, p99 596 ms at 60 iterations. Each step is
+    # within the noise of 198 games, but 4 turns measured above 2 against both: kept, at
+    # 2.2 times the time. A bigger budget did not help at 5 players (300 iterations against
+    # 60, two turns, 60 games from seed 7000 against fast seats: 0.492 both)
+    turns = 4
 
     def evaluate(self, state) -> list[float]:
         return evaluate(state, self.params)
