@@ -120,9 +120,8 @@ class GameCog(commands.GroupCog):
     # --- plumbing ---------------------------------------------------------------------------
 
     def hint_ahead(self, lang: str) -> str:
-        """How far a hint's search plays out: the game's own words (``<kind>.hint_ahead``:
-        EVO's expert looks to the end of the third turn after this one), else the end of the
-        round."""
+        """How far a hint's search plays out: the game's own words (``<kind>.hint_ahead``,
+        kept beside its expert's horizon), else the end of the round."""
         key = f"{self.kind}.hint_ahead"
         return t(key if has(key, lang) or has(key) else "bot.hint.ahead", lang)
 
